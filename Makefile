@@ -1,0 +1,111 @@
+# sysshim. `make` builds for the host; see README.md for the rest.
+
+B ?= build
+CONFIG ?= config.mak
+-include $(CONFIG)
+
+ARCH ?= x86_64
+HOSTED ?= yes
+SHARED ?= yes
+STATIC ?= yes
+CC ?= cc
+AR ?= ar
+RANLIB ?= ranlib
+CFLAGS ?= -O2 -g
+prefix ?= /usr/local
+libdir ?= $(prefix)/lib
+includedir ?= $(prefix)/include
+bindir ?= $(prefix)/bin
+DESTDIR ?=
+PREFIX ?=
+ifneq ($(PREFIX),)
+prefix := $(PREFIX)
+endif
+
+VERSION = 0.1.0
+SONAME = libsysshim.so.0
+
+LIB_SRCS = $(sort $(wildcard src/*/*.c))
+LIB_OBJS = $(LIB_SRCS:%.c=$(B)/obj/%.o)
+LIB_CFLAGS = -std=c11 -ffreestanding -fPIC -fvisibility=hidden -fno-stack-protector \
+	-Wall -Wextra -Wno-unused-parameter \
+	-Iarch/$(ARCH) -Isrc/internal -Iinclude $(CFLAGS)
+
+LIBS-$(STATIC) += $(B)/lib/libsysshim.a
+LIBS-$(SHARED) += $(B)/lib/libsysshim.so
+TOOLS-yes = $(B)/bin/sysshim-probe $(B)/bin/sysshim-run
+TOOLS = $(TOOLS-$(HOSTED))
+
+# Every part of `make check` adds itself here (mk/*.mk); check-host comes first.
+CHECK_PARTS = check-host
+# Debian packages each part needs; tools/need installs the missing ones.
+PKGS_BUILD = gcc make libc6-dev
+PKGS_CHECK = check pkg-config strace valgrind musl-tools git python3 findutils coreutils \
+	libclang-rt-14-dev clang
+
+all: $(LIBS-yes) $(TOOLS)
+
+lib: $(LIBS-yes)
+
+$(CONFIG):
+	./configure
+
+$(B)/obj/%.o: %.c $(wildcard src/internal/*.h arch/$(ARCH)/*.h arch/generic/*.h) include/sysshim.h
+	@mkdir -p $(dir $@)
+	$(CC) $(LIB_CFLAGS) -c -o $@ $<
+
+$(B)/lib/libsysshim.a: $(LIB_OBJS)
+	@mkdir -p $(dir $@)
+	rm -f $@
+	$(AR) rc $@ $(LIB_OBJS)
+	$(RANLIB) $@
+
+$(B)/lib/$(SONAME): $(LIB_OBJS) src/sysshim.map
+	@mkdir -p $(dir $@)
+	$(CC) -shared -Wl,-soname,$(SONAME) -Wl,--version-script=src/sysshim.map -Wl,-z,defs \
+		$(LDFLAGS) -o $@ $(LIB_OBJS)
+
+$(B)/lib/libsysshim.so: $(B)/lib/$(SONAME)
+	ln -sf $(SONAME) $@
+
+$(B)/bin/sysshim-probe: tools/sysshim-probe.c $(B)/lib/libsysshim.a
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -Wall -Iinclude -o $@ $< $(B)/lib/libsysshim.a
+
+$(B)/bin/sysshim-run: tools/sysshim-run.in
+	@mkdir -p $(dir $@)
+	sed -e 's|@LIBDIR@|$(libdir)|g' -e 's|@SONAME@|$(SONAME)|g' $< > $@
+	chmod +x $@
+
+$(B)/sysshim.pc: tools/sysshim.pc.in
+	sed -e 's|@PREFIX@|$(prefix)|g' -e 's|@LIBDIR@|$(libdir)|g' \
+		-e 's|@INCLUDEDIR@|$(includedir)|g' -e 's|@VERSION@|$(VERSION)|g' $< > $@
+
+install: all $(B)/sysshim.pc
+	install -d $(DESTDIR)$(libdir) $(DESTDIR)$(includedir) $(DESTDIR)$(bindir) \
+		$(DESTDIR)$(libdir)/pkgconfig
+	install -m 644 include/sysshim.h $(DESTDIR)$(includedir)/
+	$(if $(filter yes,$(STATIC)),install -m 644 $(B)/lib/libsysshim.a $(DESTDIR)$(libdir)/)
+	$(if $(filter yes,$(SHARED)),install -m 755 $(B)/lib/$(SONAME) $(DESTDIR)$(libdir)/ && \
+		ln -sf $(SONAME) $(DESTDIR)$(libdir)/libsysshim.so)
+	$(if $(TOOLS),install -m 755 $(TOOLS) $(DESTDIR)$(bindir)/)
+	install -m 644 $(B)/sysshim.pc $(DESTDIR)$(libdir)/pkgconfig/
+
+deps-build:
+	@tools/need $(PKGS_BUILD)
+
+deps-check:
+	@tools/need $(PKGS_BUILD) $(PKGS_CHECK)
+
+include $(sort $(wildcard mk/*.mk))
+
+check: deps-check
+	@set -e; for p in $(CHECK_PARTS); do echo "== make $$p"; $(MAKE) --no-print-directory $$p; done
+
+clean:
+	rm -rf $(B)
+
+distclean: clean
+	rm -f config.mak
+
+.PHONY: all lib install clean distclean check deps-build deps-check

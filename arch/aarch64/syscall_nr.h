@@ -1,0 +1,1 @@
+#include "../generic/syscall_nr.h"

@@ -1,0 +1,34 @@
+# The host test suite (Check) and benchmarks: every tests/check_*.c is a Check suite
+# binary, every bench/bench_*.c a benchmark; each links libsysshim.a.
+
+CHECK_CFLAGS = $(shell pkg-config --cflags check 2>/dev/null)
+CHECK_LIBS = $(shell pkg-config --libs check 2>/dev/null)
+TEST_CFLAGS = -std=gnu11 -O2 -g -Wall -Iinclude -Itests -D_GNU_SOURCE
+TEST_SRCS = $(sort $(wildcard tests/check_*.c))
+TEST_BINS = $(TEST_SRCS:tests/%.c=$(B)/tests/%)
+TEST_COMMON = $(wildcard tests/common/*.c)
+BENCH_SRCS = $(sort $(wildcard bench/bench_*.c))
+BENCH_BINS = $(BENCH_SRCS:bench/%.c=$(B)/bench/%)
+
+$(B)/tests/check_%: tests/check_%.c $(TEST_COMMON) $(wildcard tests/*.h) $(B)/lib/libsysshim.a
+	@mkdir -p $(dir $@)
+	$(CC) $(TEST_CFLAGS) $(CHECK_CFLAGS) -o $@ $< $(TEST_COMMON) $(B)/lib/libsysshim.a \
+		$(CHECK_LIBS) -lpthread $(TEST_LDLIBS_$*)
+
+$(B)/bench/bench_%: bench/bench_%.c $(wildcard bench/*.h) $(B)/lib/libsysshim.a
+	@mkdir -p $(dir $@)
+	$(CC) $(TEST_CFLAGS) -O2 -o $@ $< $(B)/lib/libsysshim.a -lpthread $(BENCH_LDLIBS_$*)
+
+tests: $(TEST_BINS)
+
+# Each suite prints Check's own summary line; the run fails if any suite fails.
+check-host: deps-check all $(TEST_BINS) $(HOST_EXTRA_DEPS)
+	@fail=0; for t in $(TEST_BINS); do echo "-- $$t"; \
+		SYSSHIM_BUILD=$(B) $$t || fail=1; done; \
+	for s in $(HOST_SCRIPTS); do echo "-- $$s"; B=$(B) sh $$s || fail=1; done; \
+	test $$fail = 0
+
+bench: all $(BENCH_BINS)
+	@for b in $(BENCH_BINS); do $$b || exit 1; done
+
+.PHONY: tests check-host bench

@@ -1,0 +1,95 @@
+#ifndef SYSSHIM_KDEFS_H
+#define SYSSHIM_KDEFS_H
+
+/* The kernel ABI sysshim speaks, defined here rather than taken from libc headers,
+ * so that the core builds freestanding (loongarch64 has no sysroot on Debian 12). */
+
+#include <stddef.h>
+#include <stdint.h>
+#include "kstat.h"
+#include "syscall.h"
+
+#define EPERM		1
+#define ENOENT		2
+#define EBADF		9
+#define EAGAIN		11
+#define ENOMEM		12
+#define EFAULT		14
+#define ENOTDIR		20
+#define EINVAL		22
+#define EMFILE		24
+#define ENAMETOOLONG	36
+#define ENOSYS		38
+#define ELOOP		40
+
+#define AT_FDCWD		(-100)
+#define AT_SYMLINK_NOFOLLOW	0x100
+#define AT_NO_AUTOMOUNT		0x800
+#define AT_EMPTY_PATH		0x1000
+#define AT_STATX_FORCE_SYNC	0x2000
+#define AT_STATX_DONT_SYNC	0x4000
+#define AT_STATX_SYNC_TYPE	0x6000
+
+#define STATX_BASIC_STATS	0x7ffU
+#define STATX__RESERVED		0x80000000U
+
+struct statx_timestamp {
+	int64_t tv_sec;
+	uint32_t tv_nsec;
+	int32_t __reserved;
+};
+
+struct statx {
+	uint32_t stx_mask;
+	uint32_t stx_blksize;
+	uint64_t stx_attributes;
+	uint32_t stx_nlink;
+	uint32_t stx_uid;
+	uint32_t stx_gid;
+	uint16_t stx_mode;
+	uint16_t __spare0[1];
+	uint64_t stx_ino;
+	uint64_t stx_size;
+	uint64_t stx_blocks;
+	uint64_t stx_attributes_mask;
+	struct statx_timestamp stx_atime;
+	struct statx_timestamp stx_btime;
+	struct statx_timestamp stx_ctime;
+	struct statx_timestamp stx_mtime;
+	uint32_t stx_rdev_major;
+	uint32_t stx_rdev_minor;
+	uint32_t stx_dev_major;
+	uint32_t stx_dev_minor;
+	uint64_t __spare2[14];
+};
+
+_Static_assert(sizeof(struct statx) == 256, "struct statx is 256 bytes");
+
+/* glibc's and musl's 64-bit dev_t encoding. */
+static inline uint64_t ss_makedev(uint64_t maj, uint64_t min)
+{
+	return ((maj & 0xfffff000ULL) << 32) | ((maj & 0xfffULL) << 8) |
+	       ((min & 0xffffff00ULL) << 12) | (min & 0xffULL);
+}
+
+static inline uint32_t ss_major(uint64_t d)
+{
+	return ((d >> 32) & 0xfffff000) | ((d >> 8) & 0xfff);
+}
+
+static inline uint32_t ss_minor(uint64_t d)
+{
+	return ((d >> 12) & 0xffffff00) | (d & 0xff);
+}
+
+/* A pointer no user mapping can hold: the kernel answers EFAULT for these, and
+ * sysshim must never load through them itself. */
+static inline int ss_bad_ptr(const void *p)
+{
+	return (uintptr_t)p < 4096 || (uintptr_t)p >> 56;
+}
+
+hidden void __ss_statx_to_stat(struct stat *st, const struct statx *stx);
+hidden void __ss_stat_to_statx(struct statx *stx, const struct stat *st);
+
+#endif

@@ -1,0 +1,177 @@
+#include "probe.h"
+
+unsigned __ss_state_word;
+
+extern char **environ;
+
+/* An fd number no process has open: the NULL-path fast paths of Linux 6.11 only
+ * look at fds >= 0, and a closed one answers EBADF there and EFAULT before. */
+#define PROBE_FD 0x7fffffff
+
+static const char empty[1];
+
+static const char *const names[] = {
+	"auto", "fstat", "newfstatat-null", "newfstatat-empty", "statx-null", "statx-empty",
+	"none",
+};
+
+const char *__ss_strategy_name(int s)
+{
+	return s >= 0 && s <= SS_NONE ? names[s] : "?";
+}
+
+static long try_cap(unsigned cap)
+{
+	struct stat st;
+	struct statx stx;
+
+	switch (cap) {
+	case SS_CAP_FSTAT:
+		return __syscall(SYS_fstat, PROBE_FD, &st);
+	case SS_CAP_NEWFSTATAT:
+		return __syscall(SYS_newfstatat, PROBE_FD, empty, &st, AT_EMPTY_PATH);
+	case SS_CAP_NEWFSTATAT_NULL:
+		return __syscall(SYS_newfstatat, PROBE_FD, 0, &st, AT_EMPTY_PATH);
+	case SS_CAP_STATX:
+		return __syscall(SYS_statx, PROBE_FD, empty, AT_EMPTY_PATH, STATX_BASIC_STATS, &stx);
+	case SS_CAP_STATX_NULL:
+		return __syscall(SYS_statx, PROBE_FD, 0, AT_EMPTY_PATH, STATX_BASIC_STATS, &stx);
+	}
+	return -ENOSYS;
+}
+
+unsigned __ss_cap_of(int s)
+{
+	static const unsigned char caps[] = {
+		[SS_FSTAT] = SS_CAP_FSTAT,
+		[SS_NEWFSTATAT_NULL] = SS_CAP_NEWFSTATAT_NULL,
+		[SS_NEWFSTATAT_EMPTY] = SS_CAP_NEWFSTATAT,
+		[SS_STATX_NULL] = SS_CAP_STATX_NULL,
+		[SS_STATX_EMPTY] = SS_CAP_STATX,
+	};
+	return caps[s];
+}
+
+static unsigned decide(unsigned caps, int forced)
+{
+	static const unsigned char order[] = { ARCH_FD_ORDER };
+	unsigned v = SS_ST_PROBED | caps << 8 | (unsigned)forced << 16;
+	int s = SS_NONE;
+
+	if (forced != SS_AUTO && (caps & __ss_cap_of(forced)) == __ss_cap_of(forced)) {
+		s = forced;
+	} else {
+		for (unsigned i = 0; i < sizeof order; i++) {
+			if (caps & __ss_cap_of(order[i])) {
+				s = order[i];
+				break;
+			}
+		}
+	}
+	v |= s;
+	if (!(caps & SS_CAP_NEWFSTATAT) ||
+	    (s >= SS_STATX_NULL && s <= SS_STATX_EMPTY && forced == s))
+		v |= SS_ST_PATH_STATX;
+	if (!(caps & (SS_CAP_NEWFSTATAT | SS_CAP_STATX)))
+		v |= SS_ST_PATH_NONE;
+	return v;
+}
+
+static unsigned slen(const char *s)
+{
+	unsigned n = 0;
+	while (s[n])
+		n++;
+	return n;
+}
+
+static void say(const char *a, const char *b, const char *c)
+{
+	const char *parts[] = { "sysshim: ", a, b, c, "\n" };
+	for (unsigned i = 0; i < 5; i++)
+		__syscall(SYS_write, 2, parts[i], slen(parts[i]));
+}
+
+static const char *env_value(const char *name)
+{
+	unsigned n = slen(name);
+	if (!environ)
+		return 0;
+	for (char **e = environ; *e; e++) {
+		unsigned i = 0;
+		while (i < n && (*e)[i] == name[i])
+			i++;
+		if (i == n && (*e)[n] == '=')
+			return *e + n + 1;
+	}
+	return 0;
+}
+
+static int streq(const char *a, const char *b)
+{
+	while (*a && *a == *b)
+		a++, b++;
+	return *a == *b;
+}
+
+static int forced_strategy(int *bad)
+{
+	const char *v = env_value("SYSSHIM_STRATEGY");
+	*bad = 0;
+	if (!v || !*v)
+		return SS_AUTO;
+	for (int s = SS_AUTO; s < SS_NONE; s++)
+		if (streq(v, names[s]))
+			return s;
+	*bad = 1;
+	return SS_AUTO;
+}
+
+static unsigned probe_caps(void)
+{
+	unsigned caps = 0;
+	for (unsigned cap = SS_CAP_FSTAT; cap <= SS_CAP_STATX_NULL; cap <<= 1)
+		if (try_cap(cap) == -EBADF)
+			caps |= cap;
+	return caps;
+}
+
+unsigned __ss_probe(void)
+{
+	int bad;
+	int forced = forced_strategy(&bad);
+	unsigned v = decide(probe_caps(), forced);
+	unsigned old = 0;
+
+	if (!__atomic_compare_exchange_n(&__ss_state_word, &old, v, 0, __ATOMIC_RELAXED,
+					 __ATOMIC_RELAXED))
+		return old;
+	if (bad)
+		say("unknown SYSSHIM_STRATEGY=", env_value("SYSSHIM_STRATEGY"),
+		    " ignored (known: fstat newfstatat-null newfstatat-empty statx-null statx-empty auto)");
+	else if (forced != SS_AUTO && (int)SS_ST_FD(v) != forced)
+		say("SYSSHIM_STRATEGY=", names[forced],
+		    " is not available on this kernel; using the probed strategy");
+	return v;
+}
+
+/* A syscall the probe found answered ENOSYS or EPERM: ask again whether the syscall
+ * itself is now refused (a seccomp filter installed after the probe), and if so
+ * record it and move on to the next strategy. An error that was the call's own
+ * answer leaves the cache as it was. */
+unsigned __ss_missing(unsigned cap)
+{
+	unsigned old = __ss_state(), v;
+
+	if (!(SS_ST_CAPS(old) & cap) || try_cap(cap) == -EBADF)
+		return old;
+	if (cap == SS_CAP_STATX)
+		cap |= SS_CAP_STATX_NULL;
+	if (cap == SS_CAP_NEWFSTATAT)
+		cap |= SS_CAP_NEWFSTATAT_NULL;
+	do {
+		v = decide(SS_ST_CAPS(old) & ~cap, SS_ST_FORCED(old));
+	} while (!__atomic_compare_exchange_n(&__ss_state_word, &old, v, 0, __ATOMIC_RELAXED,
+					      __ATOMIC_RELAXED));
+	return v;
+}

@@ -1,0 +1,58 @@
+#include "stat_impl.h"
+#include "sysshim.h"
+
+/* fstatat(fd, "", st, AT_EMPTY_PATH) is fstat(fd), but only a kernel with the empty-path
+ * fast path (6.6+, found by its NULL-path answer from 6.11 on) knows that by itself.
+ * On older ones reading the first byte lets the fstat syscall answer. */
+static int empty_path_on_fd(unsigned v, int fd, const char *path, int flag)
+{
+	return SS_ST_FD(v) == SS_FSTAT &&
+	       !(SS_ST_CAPS(v) & (SS_CAP_NEWFSTATAT_NULL | SS_CAP_STATX_NULL)) &&
+	       (flag & ~(AT_NO_AUTOMOUNT | AT_SYMLINK_NOFOLLOW)) == AT_EMPTY_PATH &&
+	       fd >= 0 && !ss_bad_ptr(path) && !*path;
+}
+
+static long by_statx(int fd, const char *path, struct stat *st, int flag)
+{
+	struct statx stx;
+
+	if ((flag & AT_STATX_SYNC_TYPE) == AT_STATX_SYNC_TYPE)
+		flag &= ~AT_STATX_SYNC_TYPE;
+	long r = __syscall(SYS_statx, fd, path, flag, STATX_BASIC_STATS, &stx);
+	if (r)
+		return r;
+	if (ss_bad_ptr(st))
+		return -EFAULT;
+	__ss_statx_to_stat(st, &stx);
+	return 0;
+}
+
+long __ss_fstatat(int fd, const char *path, struct stat *st, int flag)
+{
+	unsigned v = __ss_state();
+	long r;
+
+	if (unlikely(empty_path_on_fd(v, fd, path, flag)))
+		return __ss_fd_stat(v, fd, st);
+	for (;;) {
+		if (v & SS_ST_PATH_NONE)
+			return -ENOSYS;
+		unsigned cap = v & SS_ST_PATH_STATX ? SS_CAP_STATX : SS_CAP_NEWFSTATAT;
+		if (cap == SS_CAP_STATX)
+			r = by_statx(fd, path, st, flag);
+		else
+			r = __syscall(SYS_newfstatat, fd, path, st, flag);
+		if (likely(!__ss_denied(r)))
+			return r;
+		unsigned nv = __ss_missing(cap);
+		if ((nv & (SS_ST_PATH_STATX | SS_ST_PATH_NONE)) ==
+		    (v & (SS_ST_PATH_STATX | SS_ST_PATH_NONE)))
+			return r;
+		v = nv;
+	}
+}
+
+int sysshim_fstatat(int fd, const char *restrict path, struct stat *restrict st, int flag)
+{
+	return __syscall_ret(__ss_fstatat(fd, path, st, flag));
+}

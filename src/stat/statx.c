@@ -1,0 +1,34 @@
+#include "stat_impl.h"
+#include "sysshim.h"
+
+static long emulate(int fd, const char *path, int flag, unsigned mask, struct statx *stx)
+{
+	struct stat st;
+
+	if ((flag & AT_STATX_SYNC_TYPE) == AT_STATX_SYNC_TYPE || (mask & STATX__RESERVED))
+		return -EINVAL;
+	long r = __ss_fstatat(fd, path, &st, flag & ~AT_STATX_SYNC_TYPE);
+	if (r)
+		return r;
+	if (ss_bad_ptr(stx))
+		return -EFAULT;
+	__ss_stat_to_statx(stx, &st);
+	return 0;
+}
+
+long __ss_statx(int fd, const char *path, int flag, unsigned mask, struct statx *stx)
+{
+	unsigned v = __ss_state();
+	if (likely(SS_ST_CAPS(v) & SS_CAP_STATX)) {
+		long r = __syscall(SYS_statx, fd, path, flag, mask, stx);
+		if (likely(!__ss_denied(r)) || (SS_ST_CAPS(__ss_missing(SS_CAP_STATX)) & SS_CAP_STATX))
+			return r;
+	}
+	return emulate(fd, path, flag, mask, stx);
+}
+
+int sysshim_statx(int fd, const char *restrict path, int flag, unsigned mask,
+		  struct statx *restrict stx)
+{
+	return __syscall_ret(__ss_statx(fd, path, flag, mask, stx));
+}
