@@ -3,7 +3,7 @@
 
 CHECK_CFLAGS = $(shell pkg-config --cflags check 2>/dev/null)
 CHECK_LIBS = $(shell pkg-config --libs check 2>/dev/null)
-TEST_CFLAGS = -std=gnu11 -O2 -g -Wall -Iinclude -Itests -D_GNU_SOURCE
+TEST_CFLAGS = -std=gnu11 -O2 -g -Wall -Wno-format-truncation -Wno-nonnull -Iinclude -Itests -D_GNU_SOURCE
 TEST_SRCS = $(sort $(wildcard tests/check_*.c))
 TEST_BINS = $(TEST_SRCS:tests/%.c=$(B)/tests/%)
 TEST_COMMON = $(wildcard tests/common/*.c)
@@ -12,12 +12,12 @@ BENCH_BINS = $(BENCH_SRCS:bench/%.c=$(B)/bench/%)
 
 $(B)/tests/check_%: tests/check_%.c $(TEST_COMMON) $(wildcard tests/*.h) $(B)/lib/libsysshim.a
 	@mkdir -p $(dir $@)
-	$(CC) $(TEST_CFLAGS) $(CHECK_CFLAGS) -o $@ $< $(TEST_COMMON) $(B)/lib/libsysshim.a \
+	$(CC) $(TEST_CFLAGS) $(CHECK_CFLAGS) $(TEST_LDFLAGS) -o $@ $< $(TEST_COMMON) $(B)/lib/libsysshim.a \
 		$(CHECK_LIBS) -lpthread $(TEST_LDLIBS_$*)
 
 $(B)/bench/bench_%: bench/bench_%.c $(wildcard bench/*.h) $(B)/lib/libsysshim.a
 	@mkdir -p $(dir $@)
-	$(CC) $(TEST_CFLAGS) -O2 -o $@ $< $(B)/lib/libsysshim.a -lpthread $(BENCH_LDLIBS_$*)
+	$(CC) $(TEST_CFLAGS) -O2 $(TEST_LDFLAGS) -o $@ $< $(B)/lib/libsysshim.a -lpthread $(BENCH_LDLIBS_$*)
 
 tests: $(TEST_BINS)
 
