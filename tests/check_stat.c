@@ -21,6 +21,11 @@
 #include <unistd.h>
 #include "sysshim.h"
 #include "common/testutil.h"
+#if __has_include(<valgrind/valgrind.h>)
+#include <valgrind/valgrind.h>
+#else
+#define RUNNING_ON_VALGRIND 0
+#endif
 
 #if defined(__x86_64__)
 #define STAT_VER 1
@@ -304,6 +309,7 @@ START_TEST(error_table)
 	char *none = protnone_path();
 	char longname[NAME_MAX + 2];
 	struct stat st;
+	struct statx sx;
 
 	set_strategy(_i);
 	close(closed);
@@ -334,23 +340,26 @@ START_TEST(error_table)
 	EXPECT_ERR("__xstat(bad ver)", __xstat(7, "/", &st), EINVAL);
 	EXPECT_ERR("__lxstat(bad ver)", __lxstat(-1, "/", &st), EINVAL);
 	EXPECT_ERR("__fxstatat(bad ver)", __fxstatat(2, AT_FDCWD, "/", &st, 0), EINVAL);
-	EXPECT_ERR("statx(both sync flags)", statx(AT_FDCWD, ".", AT_STATX_SYNC_TYPE, 0,
-						   (struct statx *)&st), EINVAL);
+	EXPECT_ERR("statx(both sync flags)", statx(AT_FDCWD, ".", AT_STATX_SYNC_TYPE, 0, &sx),
+		   EINVAL);
 	EXPECT_ERR("fstat(fd, NUL)", fstat(fd, NUL), EFAULT);
 	EXPECT_ERR("stat(path, NULL)", stat(P("file"), NUL), EFAULT);
 	EXPECT_ERR("lstat(path, NULL)", lstat(P("file"), NUL), EFAULT);
 	EXPECT_ERR("stat(NULL)", stat(NUL, &st), EFAULT);
 	EXPECT_ERR("lstat(NULL)", lstat(NUL, &st), EFAULT);
 	EXPECT_ERR("stat((char *)-1)", stat((char *)-1, &st), EFAULT);
-	EXPECT_ERR("stat(PROT_NONE page)", stat(none, &st), EFAULT);
-	EXPECT_ERR("lstat(PROT_NONE page)", lstat(none, &st), EFAULT);
-	EXPECT_ERR("fstatat(PROT_NONE page)", fstatat(AT_FDCWD, none, &st, 0), EFAULT);
-	EXPECT_ERR("statx(NULL path, 0)", statx(AT_FDCWD, NUL, 0, STATX_BASIC_STATS,
-						(struct statx *)&st), EFAULT);
+	EXPECT_ERR("statx(NULL path, 0)", statx(AT_FDCWD, NUL, 0, STATX_BASIC_STATS, &sx), EFAULT);
 	EXPECT_ERR("statx(fd, \"\", AT_EMPTY_PATH, NULL)",
 		   statx(fd, "", AT_EMPTY_PATH, STATX_BASIC_STATS, NUL), EFAULT);
-	EXPECT_ERR("statx(PROT_NONE page)", statx(AT_FDCWD, none, 0, STATX_BASIC_STATS,
-						  (struct statx *)&st), EFAULT);
+	/* valgrind itself faults reading a path in a PROT_NONE page: these cases run in the
+	 * plain and the ASan runs. */
+	if (!RUNNING_ON_VALGRIND) {
+		EXPECT_ERR("stat(PROT_NONE page)", stat(none, &st), EFAULT);
+		EXPECT_ERR("lstat(PROT_NONE page)", lstat(none, &st), EFAULT);
+		EXPECT_ERR("fstatat(PROT_NONE page)", fstatat(AT_FDCWD, none, &st, 0), EFAULT);
+		EXPECT_ERR("statx(PROT_NONE page)",
+			   statx(AT_FDCWD, none, 0, STATX_BASIC_STATS, &sx), EFAULT);
+	}
 
 	/* Answers that depend on the kernel: the same as the kernel's, whatever they are. */
 	CMP(W("stat(PATH_MAX - 1)"), stat(long_path(PATH_MAX - 1), A),
@@ -375,7 +384,7 @@ START_TEST(error_table)
 	ck_assert_int_eq(stat(P("file"), &st), 0);
 	ck_assert_int_eq(lstat(P("link"), &st), 0);
 	ck_assert_int_eq(fstatat(fd, "", &st, AT_EMPTY_PATH), 0);
-	ck_assert_int_eq(statx(fd, "", AT_EMPTY_PATH, STATX_BASIC_STATS, (struct statx *)pbuf), 0);
+	ck_assert_int_eq(statx(fd, "", AT_EMPTY_PATH, STATX_BASIC_STATS, &sx), 0);
 	ck_assert_int_eq(errno, 4242);
 	close(fd);
 }

@@ -4,7 +4,21 @@
 #include "probe.h"
 
 hidden long __ss_fd_stat(unsigned v, int fd, struct stat *st);
-hidden long __ss_fstat(int fd, struct stat *st);
+
+/* fstat's hot path, inlined into each export: one load, one compare, the syscall,
+ * one test. Everything else (first call, a refused syscall, errors) is out of line. */
+static inline long __ss_fstat(int fd, struct stat *st)
+{
+	unsigned v = __atomic_load_n(&__ss_state_word, __ATOMIC_RELAXED);
+	if (likely(SS_ST_FD(v) == SS_FSTAT)) {
+		long r = __syscall(SYS_fstat, fd, st);
+		if (likely(!r))
+			return 0;
+		if (likely(!__ss_denied(r)))
+			return r;
+	}
+	return __ss_fd_stat(v, fd, st);
+}
 hidden long __ss_fstatat(int fd, const char *path, struct stat *st, int flag);
 hidden long __ss_statx(int fd, const char *path, int flag, unsigned mask, struct statx *stx);
 

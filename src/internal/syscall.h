@@ -6,8 +6,18 @@
 
 #define hidden __attribute__((__visibility__("hidden")))
 
+#define likely(x) __builtin_expect(!!(x), 1)
+#define unlikely(x) __builtin_expect(!!(x), 0)
+
 /* Raw calls return -errno; __syscall_ret() is the one place errno is set. */
-hidden long __syscall_ret(unsigned long r);
+hidden long __syscall_err(unsigned long r);
+
+static inline long __syscall_ret(unsigned long r)
+{
+	if (unlikely(r > -4096UL))
+		return __syscall_err(r);
+	return r;
+}
 
 #define __scc(x) ((long)(x))
 #define __syscall1(n, a) __syscall1(n, __scc(a))
@@ -27,8 +37,5 @@ hidden long __syscall_ret(unsigned long r);
 
 #define __syscall(...) __SYSCALL_DISP(__syscall, __VA_ARGS__)
 #define syscall(...) __syscall_ret(__syscall(__VA_ARGS__))
-
-#define likely(x) __builtin_expect(!!(x), 1)
-#define unlikely(x) __builtin_expect(!!(x), 0)
 
 #endif

@@ -2,11 +2,8 @@
 
 int *__errno_location(void);
 
-long __syscall_ret(unsigned long r)
+long __syscall_err(unsigned long r)
 {
-	if (r > -4096UL) {
-		*__errno_location() = -(long)r;
-		return -1;
-	}
-	return r;
+	*__errno_location() = -(long)r;
+	return -1;
 }

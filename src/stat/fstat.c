@@ -33,6 +33,8 @@ static long fd_try(int s, int fd, struct stat *st)
  * refuses the syscall itself. */
 long __ss_fd_stat(unsigned v, int fd, struct stat *st)
 {
+	if (!v)
+		v = __ss_probe();
 	for (;;) {
 		int s = SS_ST_FD(v);
 		long r = fd_try(s, fd, st);
@@ -43,17 +45,6 @@ long __ss_fd_stat(unsigned v, int fd, struct stat *st)
 			return r;
 		v = nv;
 	}
-}
-
-long __ss_fstat(int fd, struct stat *st)
-{
-	unsigned v = __ss_state();
-	if (likely(SS_ST_FD(v) == SS_FSTAT)) {
-		long r = __syscall(SYS_fstat, fd, st);
-		if (likely(!__ss_denied(r)))
-			return r;
-	}
-	return __ss_fd_stat(v, fd, st);
 }
 
 int sysshim_fstat(int fd, struct stat *st)

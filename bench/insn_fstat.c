@@ -1,0 +1,30 @@
+/* insn_fstat MODE N: N fstat calls through MODE (sysshim, glibc or raw), for callgrind:
+ * the difference of two runs gives user-space instructions per call. */
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+#include "sysshim.h"
+#include "../tests/libc_ref.h"
+
+static int raw_fstat(int fd, struct stat *st)
+{
+	return syscall(SYS_fstat, fd, st);
+}
+
+int main(int argc, char **argv)
+{
+	if (argc != 3)
+		return 2;
+	int (*f)(int, struct stat *) = !strcmp(argv[1], "sysshim") ? sysshim_fstat :
+				       !strcmp(argv[1], "glibc") ? libc_fstat : raw_fstat;
+	long n = atol(argv[2]);
+	struct stat st;
+	int fd = open("/dev/null", O_RDONLY);
+	f(fd, &st);
+	for (long i = 0; i < n; i++)
+		f(fd, &st);
+	return 0;
+}
