@@ -77,19 +77,20 @@ $(B)/bin/sysshim-run: tools/sysshim-run.in
 	sed -e 's|@LIBDIR@|$(libdir)|g' -e 's|@SONAME@|$(SONAME)|g' $< > $@
 	chmod +x $@
 
-$(B)/sysshim.pc: tools/sysshim.pc.in
-	sed -e 's|@PREFIX@|$(prefix)|g' -e 's|@LIBDIR@|$(libdir)|g' \
-		-e 's|@INCLUDEDIR@|$(includedir)|g' -e 's|@VERSION@|$(VERSION)|g' $< > $@
-
-install: all $(B)/sysshim.pc
+# sysshim-run and sysshim.pc name the install directories: written at install time.
+install: all
 	install -d $(DESTDIR)$(libdir) $(DESTDIR)$(includedir) $(DESTDIR)$(bindir) \
 		$(DESTDIR)$(libdir)/pkgconfig
 	install -m 644 include/sysshim.h $(DESTDIR)$(includedir)/
 	$(if $(filter yes,$(STATIC)),install -m 644 $(B)/lib/libsysshim.a $(DESTDIR)$(libdir)/)
 	$(if $(filter yes,$(SHARED)),install -m 755 $(B)/lib/$(SONAME) $(DESTDIR)$(libdir)/ && \
 		ln -sf $(SONAME) $(DESTDIR)$(libdir)/libsysshim.so)
-	$(if $(TOOLS),install -m 755 $(TOOLS) $(DESTDIR)$(bindir)/)
-	install -m 644 $(B)/sysshim.pc $(DESTDIR)$(libdir)/pkgconfig/
+	$(if $(filter yes,$(HOSTED)),install -m 755 $(B)/bin/sysshim-probe $(DESTDIR)$(bindir)/ && \
+		sed -e 's|@LIBDIR@|$(libdir)|g' -e 's|@SONAME@|$(SONAME)|g' tools/sysshim-run.in \
+		> $(DESTDIR)$(bindir)/sysshim-run && chmod 755 $(DESTDIR)$(bindir)/sysshim-run)
+	sed -e 's|@PREFIX@|$(prefix)|g' -e 's|@LIBDIR@|$(libdir)|g' \
+		-e 's|@INCLUDEDIR@|$(includedir)|g' -e 's|@VERSION@|$(VERSION)|g' \
+		tools/sysshim.pc.in > $(DESTDIR)$(libdir)/pkgconfig/sysshim.pc
 
 deps-build:
 	@tools/need $(PKGS_BUILD)

@@ -8,6 +8,10 @@
 extern "C" {
 #endif
 
+#if defined(__GNUC__)
+#pragma GCC visibility push(default)
+#endif
+
 struct stat;
 struct statx;
 
@@ -47,9 +51,119 @@ struct sysshim_info {
 void sysshim_info(struct sysshim_info *info);
 const char *sysshim_strategy_name(int strategy);
 
-/* @@EVENTFD-API@@ (issue 4: notifier and batch) */
+/* eventfd signalling (docs/eventfd.md). */
+#include <stdint.h>
 
-/* @@PATH-API@@ (issue 6: path buffers) */
+/* A coalescing notifier: an eventfd and a pending flag. sysshim_notify() writes 1
+ * only when it moves the flag from clear to set; the consumer's
+ * sysshim_notifier_drain() reads the eventfd and then clears the flag, so no wakeup
+ * is lost and at most one is spurious. The caller owns the storage. */
+struct sysshim_notifier {
+	int fd;			/* the eventfd, -1 when not open */
+	unsigned pending;	/* sysshim's own: only touched atomically */
+	unsigned mode;		/* sysshim's own */
+};
+
+#define SYSSHIM_NOTIFIER_NONBLOCK	04000		/* EFD_NONBLOCK */
+#define SYSSHIM_NOTIFIER_CLOEXEC	02000000	/* EFD_CLOEXEC */
+/* Producers fence on every notify instead of the consumer calling membarrier(2)
+ * on every drain: for producers in other processes (shared memory), or for a
+ * notifier that wakes its consumer on almost every notify. */
+#define SYSSHIM_NOTIFIER_FENCE		0x40000000
+
+/* 0, or -1 and errno (EINVAL for unknown flags or EFD_SEMAPHORE, EMFILE, ...). */
+int sysshim_notifier_init(struct sysshim_notifier *n, int flags);
+/* Closes the eventfd; 0, or -1 and errno (EBADF if not open). */
+int sysshim_notifier_destroy(struct sysshim_notifier *n);
+/* The eventfd to poll, or -1 and EBADF. */
+int sysshim_notifier_fd(const struct sysshim_notifier *n);
+/* Producer side, lock-free and async-signal-safe: 1 if this call wrote to the
+ * eventfd, 0 if a wakeup was already pending, -1 and errno on failure. */
+int sysshim_notify(struct sysshim_notifier *n);
+/* Consumer side: read the eventfd (blocking unless it is non-blocking), then clear
+ * the flag; look for work after this returns. 1 and *count = the number of
+ * notifying writes consumed, 0 if none was pending (non-blocking), -1 and errno. */
+int sysshim_notifier_drain(struct sysshim_notifier *n, uint64_t *count);
+
+/* Batched increments: add() sums the increments per eventfd, flush() writes each
+ * sum as one 8-byte write (two if it passes 0xfffffffffffffffe), several
+ * non-blocking eventfds in one io_uring_enter when io_uring is usable. What a
+ * flush could not apply stays in the batch: ent[i].value with ent[i].error. */
+struct sysshim_batch_ent {
+	int fd;
+	int error;		/* errno of the write that failed in the last flush, or 0 */
+	uint64_t value;		/* increments not applied yet */
+	unsigned flags;		/* sysshim's own */
+};
+
+struct sysshim_batch {
+	struct sysshim_batch_ent *ent;	/* the caller's storage, cap entries */
+	unsigned n, cap;
+	unsigned flags;			/* SYSSHIM_BATCH_* */
+	unsigned long writes;		/* write(2) calls issued */
+	unsigned long uring_enters;	/* io_uring_enter(2) calls issued */
+	unsigned long uring_writes;	/* writes completed through io_uring */
+	void *__ring[16];		/* sysshim's own: the io_uring, if set up */
+};
+
+#define SYSSHIM_BATCH_PLAIN	1	/* never use io_uring for this batch */
+
+/* The batch keeps every fd it was given until forget() or destroy(): do not close
+ * an fd while it is in a batch. One thread at a time per batch. */
+int sysshim_batch_init(struct sysshim_batch *b, struct sysshim_batch_ent *ent, unsigned cap);
+/* 0, or -1 and errno: EBADF (not open), EINVAL (not an eventfd, or n is
+ * 0xffffffffffffffff), ENOBUFS (cap fds already), EOVERFLOW (the sum would pass
+ * 0xffffffffffffffff: flush first). */
+int sysshim_batch_add(struct sysshim_batch *b, int fd, uint64_t n);
+/* 0 when every increment was applied; else -1, errno = the first failed entry's
+ * error, and the entries with value != 0 are exactly what was not applied. */
+int sysshim_batch_flush(struct sysshim_batch *b);
+/* The number of entries with increments left (after a failed flush). */
+unsigned sysshim_batch_left(const struct sysshim_batch *b);
+/* Drops fd and whatever is left for it; 0, or -1 and ENOENT. */
+int sysshim_batch_forget(struct sysshim_batch *b, int fd);
+/* Releases the io_uring; the caller's storage is not touched. */
+void sysshim_batch_destroy(struct sysshim_batch *b);
+/* 1 if flushes may use io_uring in this process (probed once), else 0. */
+int sysshim_eventfd_uring(void);
+
+/* Path buffers (docs/path.md): a path that is 8-byte aligned, keeps its length and
+ * holds up to SYSSHIM_PATH_MAX bytes including the NUL (the kernel's PATH_MAX).
+ * Functions returning int give 0, or -1 with errno set, and leave the buffer as it
+ * was on failure: ENAMETOOLONG when the result would not fit (never truncated),
+ * EFAULT for a NULL or impossible string pointer, EINVAL for a length past the end. */
+#define SYSSHIM_PATH_MAX 4096
+
+struct sysshim_path {
+	__SIZE_TYPE__ len;				/* bytes before the NUL */
+	char buf[SYSSHIM_PATH_MAX] __attribute__((__aligned__(8)));	/* NUL-terminated */
+};
+
+/* Makes p the empty path "". */
+void sysshim_path_init(struct sysshim_path *p);
+/* Makes p a copy of s. */
+int sysshim_path_set(struct sysshim_path *p, const char *s);
+/* Appends the component name, with a '/' before it unless p is empty, p ends in '/'
+ * or name starts with '/': "dir" + "f" = "dir/f", "/" + "f" = "/f", "" + "f" = "f". */
+int sysshim_path_append(struct sysshim_path *p, const char *name);
+/* Cuts p back to its first len bytes (a length saved before an append). */
+int sysshim_path_truncate(struct sysshim_path *p, __SIZE_TYPE__ len);
+/* The NUL-terminated path, aligned, for any call that takes a path. */
+const char *sysshim_path_str(const struct sysshim_path *p);
+
+/* The path alignment guard, off by default (on from the start with the environment
+ * variable SYSSHIM_ALIGN_PATHS=1): stat, lstat, fstatat and statx copy a path into an
+ * aligned buffer when it starts unaligned and ends where the kernel's word-at-a-time
+ * read of it would fault on the next page (several times slower). With it on, these
+ * calls read an unaligned path themselves: one that runs into unmapped memory
+ * crashes the program where the kernel would have answered EFAULT (NULL and other
+ * impossible pointers are still passed to the kernel). on: 1 on, 0 off, -1 only
+ * ask. Returns the previous setting. */
+int sysshim_align_paths(int on);
+
+#if defined(__GNUC__)
+#pragma GCC visibility pop
+#endif
 
 #ifdef __cplusplus
 }

@@ -32,3 +32,16 @@ bench: all $(BENCH_BINS)
 	@for b in $(BENCH_BINS); do $$b || exit 1; done
 
 .PHONY: tests check-host bench
+
+# The main job: build, show what the probe finds here, the bench table, one real program.
+demo: deps-check all $(BENCH_BINS)
+	@echo "== sysshim-probe"
+	@$(B)/bin/sysshim-probe
+	@echo
+	@echo "== make bench (stat family, shortened: SYSSHIM_BENCH_ITERS=50000)"
+	@SYSSHIM_BENCH_ITERS=50000 $(B)/bench/bench_stat
+	@echo
+	@echo "== a real program with and without the library"
+	@tools/demo-real.sh $(B)
+
+.PHONY: demo

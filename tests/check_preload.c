@@ -214,6 +214,47 @@ START_TEST(static_musl)
 }
 END_TEST
 
+/* libsysshim.so exports the libc names and sysshim_*, nothing else, under its soname. */
+START_TEST(exports)
+{
+	need("nm", "binutils");
+	setup();
+	char *r = run("nm -D --defined-only %s | awk '{print $3}' | grep -v -E "
+		      "'^(sysshim_.*|(__f?x|__lx)stat(at)?(64)?|f?stat(at)?(64)?|lstat(64)?|statx)$'",
+		      so);
+	ck_assert_msg(!strcmp(r, "exit 1"), "unexpected exports: %s", r);
+	r = run("nm -D --defined-only %s | awk '{print $3}' | grep -c -x -E "
+		"'fstat|fstat64|stat|stat64|lstat|lstat64|fstatat|fstatat64|statx|__fxstat|__fxstat64|"
+		"__xstat|__xstat64|__lxstat|__lxstat64|__fxstatat|__fxstatat64|sysshim_fstat|"
+		"sysshim_stat|sysshim_lstat|sysshim_fstatat|sysshim_statx|sysshim_info'", so);
+	ck_assert_msg(!strcmp(r, "23\nexit 0"), "missing exports: %s", r);
+	r = run("readelf -d %s | grep -c 'SONAME.*libsysshim.so.0'", so);
+	ck_assert_msg(!strcmp(r, "1\nexit 0"), "soname: %s", r);
+}
+END_TEST
+
+START_TEST(sysshim_run_wrapper)
+{
+	need("strace", "strace");
+	setup();
+	char run_bin[600];
+	snprintf(run_bin, sizeof run_bin, "%.*s/bin/sysshim-run", (int)(strlen(so) - 18), so);
+	const char *log = scratch_dir();
+	char *r = run("strace -f -e trace=fstat -o %s/tr %s cat %s/a/b/small 2>&1; cat %s/tr", log,
+		      run_bin, tree, log);
+	ck_assert_msg(strstr(r, "hi\n") && calls(r, "fstat", "1,") == 1,
+		      "sysshim-run cat did not preload the library:\n%s", r);
+	r = run("cp %s %s/sysshim-run-alone && SYSSHIM_LIB= %s/sysshim-run-alone true 2>&1", run_bin,
+		log, log);
+	ck_assert_msg(strstr(r, "cannot find libsysshim.so.0") && strstr(r, "exit 127"),
+		      "no clear error without the library: %s", r);
+	r = run("%s 2>&1", run_bin);
+	ck_assert_msg(strstr(r, "usage: sysshim-run") && strstr(r, "exit 2"), "%s", r);
+	r = run("SYSSHIM_LIB=%s %s/sysshim-run-alone cat %s/a/b/small 2>&1", so, log, tree);
+	ck_assert_msg(!strcmp(r, "hi\nexit 0"), "SYSSHIM_LIB not honoured: %s", r);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("preload");
@@ -224,6 +265,8 @@ int main(void)
 	tcase_add_test(t, legacy_names);
 	tcase_add_test(t, static_gcc);
 	tcase_add_test(t, static_musl);
+	tcase_add_test(t, sysshim_run_wrapper);
+	tcase_add_test(t, exports);
 	tcase_set_timeout(t, 300);
 	suite_add_tcase(s, t);
 	SRunner *sr = srunner_create(s);
