@@ -100,8 +100,16 @@ deps-check:
 
 include $(sort $(wildcard mk/*.mk))
 
+# Every part runs, even after one fails; the summary names the failed ones.
+CHECK_ORDER = check-host check-asan check-valgrind bench-insn check-fuzz check-kernel \
+	check-cross check-kernel-patches check-upstream
+CHECK_RUN = $(filter $(CHECK_PARTS),$(CHECK_ORDER)) $(filter-out $(CHECK_ORDER),$(CHECK_PARTS))
+
 check: deps-check
-	@set -e; for p in $(CHECK_PARTS); do echo "== make $$p"; $(MAKE) --no-print-directory $$p; done
+	@failed=; for p in $(CHECK_RUN); do echo "== make $$p"; \
+		$(MAKE) --no-print-directory $$p || failed="$$failed $$p"; done; \
+	if [ -n "$$failed" ]; then echo "== make check: FAILED:$$failed"; exit 1; fi; \
+	echo "== make check: all parts passed:$(foreach p,$(CHECK_RUN), $(p))"
 
 clean:
 	rm -rf $(B)
