@@ -136,11 +136,18 @@ static unsigned probe_caps(void)
 	return caps;
 }
 
+/* SYSSHIM_ALIGN_PATHS=1: the path alignment guard starts on (docs/path.md). */
+static unsigned align_from_env(void)
+{
+	const char *v = env_value("SYSSHIM_ALIGN_PATHS");
+	return v && streq(v, "1") ? SS_ST_ALIGN : 0;
+}
+
 unsigned __ss_probe(void)
 {
 	int bad;
 	int forced = forced_strategy(&bad);
-	unsigned v = decide(probe_caps(), forced);
+	unsigned v = decide(probe_caps(), forced) | align_from_env();
 	unsigned old = 0;
 
 	if (!__atomic_compare_exchange_n(&__ss_state_word, &old, v, 0, __ATOMIC_RELAXED,
@@ -170,7 +177,7 @@ unsigned __ss_missing(unsigned cap)
 	if (cap == SS_CAP_NEWFSTATAT)
 		cap |= SS_CAP_NEWFSTATAT_NULL;
 	do {
-		v = decide(SS_ST_CAPS(old) & ~cap, SS_ST_FORCED(old));
+		v = decide(SS_ST_CAPS(old) & ~cap, SS_ST_FORCED(old)) | (old & SS_ST_ALIGN);
 	} while (!__atomic_compare_exchange_n(&__ss_state_word, &old, v, 0, __ATOMIC_RELAXED,
 					      __ATOMIC_RELAXED));
 	return v;

@@ -23,11 +23,13 @@ enum {
 
 /* One word holds every decision, so the hot path is one relaxed load:
  * bits 0-3 the fd strategy, bit 4 set when path lookups go through statx,
- * bit 5 when neither newfstatat nor statx is left, bits 8-12 the capabilities,
+ * bit 5 when neither newfstatat nor statx is left, bit 6 when the path alignment
+ * guard is on (SYSSHIM_ALIGN_PATHS=1, sysshim_align_paths()), bits 8-12 the capabilities,
  * bits 16-19 the strategy SYSSHIM_STRATEGY asked for, bit 30 "probed". */
 #define SS_ST_FD(v)		((v) & 0xf)
 #define SS_ST_PATH_STATX	0x10
 #define SS_ST_PATH_NONE		0x20
+#define SS_ST_ALIGN		0x40
 #define SS_ST_CAPS(v)		(((v) >> 8) & 0xff)
 #define SS_ST_FORCED(v)		(((v) >> 16) & 0xf)
 #define SS_ST_PROBED		0x40000000U
@@ -37,6 +39,19 @@ hidden unsigned __ss_probe(void);
 hidden unsigned __ss_missing(unsigned cap);
 hidden unsigned __ss_cap_of(int strategy);
 hidden const char *__ss_strategy_name(int s);
+
+/* The path alignment guard (src/path/guard.c): a path the kernel would read slowly
+ * (unaligned, its NUL in a word load that crosses a page) gets its length + 1, any
+ * other 0; the _copied calls redo the call on an aligned copy. */
+hidden size_t __ss_path_scan(const char *path);
+hidden long __ss_fstatat_copied(int fd, const char *path, size_t n, struct stat *st, int flag);
+hidden long __ss_statx_copied(int fd, const char *path, size_t n, int flag, unsigned mask,
+			      struct statx *stx);
+
+static inline size_t __ss_path_misplaced(const char *path)
+{
+	return (uintptr_t)path & 7 ? __ss_path_scan(path) : 0;
+}
 
 static inline unsigned __ss_state(void)
 {

@@ -31,7 +31,10 @@ long __ss_fstatat(int fd, const char *path, struct stat *st, int flag)
 {
 	unsigned v = __ss_state();
 	long r;
+	size_t n;
 
+	if (unlikely(v & SS_ST_ALIGN) && (n = __ss_path_misplaced(path)))
+		return __ss_fstatat_copied(fd, path, n - 1, st, flag);
 	if (unlikely(empty_path_on_fd(v, fd, path, flag)))
 		return __ss_fd_stat(v, fd, st);
 	for (;;) {

@@ -19,6 +19,10 @@ static long emulate(int fd, const char *path, int flag, unsigned mask, struct st
 long __ss_statx(int fd, const char *path, int flag, unsigned mask, struct statx *stx)
 {
 	unsigned v = __ss_state();
+	size_t n;
+
+	if (unlikely(v & SS_ST_ALIGN) && (n = __ss_path_misplaced(path)))
+		return __ss_statx_copied(fd, path, n - 1, flag, mask, stx);
 	if (likely(SS_ST_CAPS(v) & SS_CAP_STATX)) {
 		long r = __syscall(SYS_statx, fd, path, flag, mask, stx);
 		if (likely(!__ss_denied(r)) || (SS_ST_CAPS(__ss_missing(SS_CAP_STATX)) & SS_CAP_STATX))
