@@ -33,7 +33,7 @@ typedef uint64_t __attribute__((__may_alias__)) word;
  * reads too (the one holding path[0], then one holding a byte before the NUL);
  * stops after SYSSHIM_PATH_MAX bytes, since a longer path is the kernel's to
  * refuse (ENAMETOOLONG) and is passed through as it is. */
-size_t __ss_path_scan(const char *path)
+__attribute__((__no_sanitize_address__)) size_t __ss_path_scan(const char *path)
 {
 	unsigned m = (uintptr_t)path & 7;
 	const word *w = (const void *)(path - m);
