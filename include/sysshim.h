@@ -82,7 +82,8 @@ int sysshim_notifier_fd(const struct sysshim_notifier *n);
 int sysshim_notify(struct sysshim_notifier *n);
 /* Consumer side: read the eventfd (blocking unless it is non-blocking), then clear
  * the flag; look for work after this returns. 1 and *count = the number of
- * notifying writes consumed, 0 if none was pending (non-blocking), -1 and errno. */
+ * notifying writes consumed, 0 if none was pending (non-blocking), -1 and errno.
+ * May wait a few microseconds for a notify's write in flight. One consumer. */
 int sysshim_notifier_drain(struct sysshim_notifier *n, uint64_t *count);
 
 /* Batched increments: add() sums the increments per eventfd, flush() writes each
@@ -109,7 +110,8 @@ struct sysshim_batch {
 #define SYSSHIM_BATCH_PLAIN	1	/* never use io_uring for this batch */
 
 /* The batch keeps every fd it was given until forget() or destroy(): do not close
- * an fd while it is in a batch. One thread at a time per batch. */
+ * an fd while it is in a batch. One thread at a time per batch; a fork() child
+ * may go on using its copy (it gets a ring of its own). */
 int sysshim_batch_init(struct sysshim_batch *b, struct sysshim_batch_ent *ent, unsigned cap);
 /* 0, or -1 and errno: EBADF (not open), EINVAL (not an eventfd, or n is
  * 0xffffffffffffffff), ENOBUFS (cap fds already), EOVERFLOW (the sum would pass

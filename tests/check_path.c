@@ -243,6 +243,10 @@ START_TEST(efault_cases)
 			 * guard_crashes_on_unreadable. */
 			if (on && ((uintptr_t)bad[i] & 7) && bad[i] >= end - 3)
 				continue;
+			/* valgrind itself faults reading a syscall's path in a PROT_NONE
+			 * page: these run in the plain and the ASan runs. */
+			if (RUNNING_ON_VALGRIND && bad[i] >= end - 3)
+				continue;
 			errno = 0;
 			ck_assert_int_eq(sysshim_stat(bad[i], &s), -1);
 			ck_assert_int_eq(errno, EFAULT);

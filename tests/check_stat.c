@@ -21,11 +21,6 @@
 #include <unistd.h>
 #include "sysshim.h"
 #include "common/testutil.h"
-#if __has_include(<valgrind/valgrind.h>)
-#include <valgrind/valgrind.h>
-#else
-#define RUNNING_ON_VALGRIND 0
-#endif
 
 #if defined(__x86_64__)
 #define STAT_VER 1

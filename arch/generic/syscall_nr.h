@@ -20,12 +20,14 @@
 #define SYS_write		64
 #define SYS_writev		66
 #define SYS_ppoll		73
+#define SYS_readlinkat		78
 #define SYS_newfstatat		79
 #define SYS_fstat		80
 #define SYS_exit		93
 #define SYS_exit_group		94
 #define SYS_futex		98
 #define SYS_clock_gettime	113
+#define SYS_sched_yield		124
 #define SYS_uname		160
 #define SYS_prctl		167
 #define SYS_getpid		172
@@ -34,8 +36,10 @@
 #define SYS_munmap		215
 #define SYS_mmap		222
 #define SYS_mprotect		226
+#define SYS_madvise		233
 #define SYS_seccomp		277
 #define SYS_memfd_create	279
+#define SYS_membarrier		283
 #define SYS_statx		291
 #define SYS_io_uring_setup	425
 #define SYS_io_uring_enter	426

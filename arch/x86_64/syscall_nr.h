@@ -8,6 +8,8 @@
 #define SYS_munmap		11
 #define SYS_ioctl		16
 #define SYS_writev		20
+#define SYS_sched_yield		24
+#define SYS_madvise		28
 #define SYS_getpid		39
 #define SYS_exit		60
 #define SYS_uname		63
@@ -26,6 +28,7 @@
 #define SYS_newfstatat		262
 #define SYS_unlinkat		263
 #define SYS_symlinkat		266
+#define SYS_readlinkat		267
 #define SYS_ppoll		271
 #define SYS_epoll_pwait		281
 #define SYS_eventfd2		290
@@ -33,6 +36,7 @@
 #define SYS_pipe2		293
 #define SYS_seccomp		317
 #define SYS_memfd_create	319
+#define SYS_membarrier		324
 #define SYS_statx		332
 #define SYS_io_uring_setup	425
 #define SYS_io_uring_enter	426

@@ -37,12 +37,13 @@ __attribute__((__no_sanitize_address__)) size_t __ss_path_scan(const char *path)
 {
 	unsigned m = (uintptr_t)path & 7;
 	const word *w = (const void *)(path - m);
-	const char *lim = path + SYSSHIM_PATH_MAX;
+	const char *lim;
 	uint64_t z;
 	size_t n;
 
 	if (!m || ss_bad_ptr(path))
 		return 0;
+	lim = path + SYSSHIM_PATH_MAX;
 	for (z = ZEROS(*w | BEFORE(m)); !z; z = ZEROS(*w))
 		if ((const char *)++w >= lim)
 			return 0;

@@ -39,7 +39,7 @@ long __ss_fstatat(int fd, const char *path, struct stat *st, int flag)
 		return __ss_fd_stat(v, fd, st);
 	for (;;) {
 		if (v & SS_ST_PATH_NONE)
-			return -ENOSYS;
+			return __syscall(SYS_newfstatat, fd, path, st, flag);
 		unsigned cap = v & SS_ST_PATH_STATX ? SS_CAP_STATX : SS_CAP_NEWFSTATAT;
 		if (cap == SS_CAP_STATX)
 			r = by_statx(fd, path, st, flag);

@@ -4,6 +4,11 @@
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <unistd.h>
+#if __has_include(<valgrind/valgrind.h>)
+#include <valgrind/valgrind.h>
+#else
+#define RUNNING_ON_VALGRIND 0
+#endif
 
 /* The kernel, asked directly: the oracle for every test. */
 #define RAW_FSTAT(fd, st) syscall(SYS_fstat, (fd), (st))

@@ -1,0 +1,161 @@
+#ifndef SYSSHIM_EVENTFD_IMPL_H
+#define SYSSHIM_EVENTFD_IMPL_H
+
+#include "kdefs.h"
+#include "sysshim.h"
+
+#define SS_EXPORT __attribute__((__visibility__("default")))
+
+#ifndef EINTR
+#define EINTR		4
+#endif
+#ifndef EIO
+#define EIO		5
+#endif
+#ifndef EOVERFLOW
+#define EOVERFLOW	75
+#endif
+#ifndef EBUSY
+#define EBUSY		16
+#endif
+#ifndef ENOBUFS
+#define ENOBUFS		105
+#endif
+
+#define EFD_SEMAPHORE	1
+#define EFD_NONBLOCK	04000
+#define EFD_CLOEXEC	02000000
+#define O_NONBLOCK	04000
+#define F_GETFL		3
+
+#define PROT_READ	1
+#define PROT_WRITE	2
+#define MAP_SHARED	0x01
+#define MAP_POPULATE	0x8000
+#define MAP_PRIVATE	0x02
+#define MAP_ANONYMOUS	0x20
+#define MADV_WIPEONFORK	18
+
+#define EFD_MAX		0xfffffffffffffffeULL
+
+#define MEMBARRIER_CMD_QUERY				0
+#define MEMBARRIER_CMD_PRIVATE_EXPEDITED		8
+#define MEMBARRIER_CMD_REGISTER_PRIVATE_EXPEDITED	16
+
+/* sysshim_notifier.mode: producers use a compiler barrier only, the consumer
+ * calls membarrier(2) after clearing the flag (an asymmetric fence). */
+#define SS_NF_ASYM	1
+
+/* sysshim_notifier.pending: 0 clear, 1 set and its write in flight, 2 written. */
+#define SS_PEND_WRITING	1
+#define SS_PEND_WRITTEN	2
+/* How long a drain waits for a write in flight before clearing anyway: a spin,
+ * then a few sched_yield()s for a writer that our own wakeup preempted. */
+#define SS_DRAIN_SPIN	256
+#define SS_DRAIN_YIELD	4
+
+#if defined(__x86_64__)
+#define ss_relax() __builtin_ia32_pause()
+#elif defined(__aarch64__)
+#define ss_relax() __asm__ __volatile__("yield" ::: "memory")
+#else
+#define ss_relax() __atomic_signal_fence(__ATOMIC_SEQ_CST)
+#endif
+#define SS_MB_OK	1
+#define SS_MB_NO	2
+
+hidden int __ss_env_off(const char *name);
+hidden int __ss_membarrier_ok(void);
+
+/* sysshim_batch_ent.flags */
+#define SS_BE_NONBLOCK	1
+#define SS_BE_TRIED	2
+#define SS_BE_INFLIGHT	4
+
+/* The kernel's io_uring ABI (include/uapi/linux/io_uring.h), the part sysshim uses. */
+struct io_sqring_offsets {
+	uint32_t head, tail, ring_mask, ring_entries, flags, dropped, array, resv1;
+	uint64_t user_addr;
+};
+
+struct io_cqring_offsets {
+	uint32_t head, tail, ring_mask, ring_entries, overflow, cqes, flags, resv1;
+	uint64_t user_addr;
+};
+
+struct io_uring_params {
+	uint32_t sq_entries, cq_entries, flags, sq_thread_cpu, sq_thread_idle, features, wq_fd;
+	uint32_t resv[3];
+	struct io_sqring_offsets sq_off;
+	struct io_cqring_offsets cq_off;
+};
+
+struct io_uring_sqe {
+	uint8_t opcode, flags;
+	uint16_t ioprio;
+	int32_t fd;
+	uint64_t off, addr;
+	uint32_t len, rw_flags;
+	uint64_t user_data;
+	uint16_t buf_index, personality;
+	int32_t splice_fd_in;
+	uint64_t addr3, __pad2;
+};
+
+struct io_uring_cqe {
+	uint64_t user_data;
+	int32_t res;
+	uint32_t flags;
+};
+
+_Static_assert(sizeof(struct io_uring_params) == 120, "io_uring_params");
+_Static_assert(sizeof(struct io_uring_sqe) == 64, "io_uring_sqe");
+
+#define IORING_OP_WRITE		23
+#define IORING_ENTER_GETEVENTS	1
+#define IORING_FEAT_SINGLE_MMAP	1
+#define IORING_FEAT_RW_CUR_POS	8
+#define IORING_OFF_SQ_RING	0ULL
+#define IORING_OFF_SQES		0x10000000ULL
+
+#define SS_RING_ENTRIES	32
+
+/* A batch's ring, kept in sysshim_batch.__ring. */
+struct ss_ring {
+	int fd;
+	unsigned sq_mask, cq_mask, entries;
+	unsigned *sq_head, *sq_tail, *sq_array, *cq_head, *cq_tail;
+	struct io_uring_sqe *sqes;
+	struct io_uring_cqe *cqes;
+	void *map;
+	size_t map_len, sqe_len;
+	unsigned *alive;	/* 1, on a page a fork() child sees zeroed */
+};
+
+_Static_assert(sizeof(struct ss_ring) <= sizeof(((struct sysshim_batch *)0)->__ring), "ring");
+
+static inline struct ss_ring *ss_ring_of(struct sysshim_batch *b)
+{
+	return (struct ss_ring *)(void *)b->__ring;
+}
+
+/* Only non-blocking eventfds go through io_uring: blocking writes are punted to
+ * kernel workers there (about 15 times a plain write). */
+static inline int ss_uring_eligible(const struct sysshim_batch_ent *e)
+{
+	return (e->flags & (SS_BE_NONBLOCK | SS_BE_TRIED)) == SS_BE_NONBLOCK && e->value &&
+	       e->value <= EFD_MAX;
+}
+
+/* The io_uring probe word: 0 not asked yet, else SS_URING_OK or SS_URING_NO. */
+#define SS_URING_OK	1
+#define SS_URING_NO	2
+
+hidden int __ss_uring_usable(void);
+hidden void __ss_uring_refused(void);
+hidden long __ss_ring_setup(struct ss_ring *r);
+hidden void __ss_ring_free(struct ss_ring *r);
+hidden long __ss_ring_get(struct ss_ring *r);
+hidden void __ss_uring_flush(struct sysshim_batch *b);
+
+#endif

@@ -1,0 +1,1035 @@
+/* eventfd signalling (issue 4): the coalescing notifier and batched increments,
+ * checked against the kernel's own counters (raw read(2) of each eventfd). */
+#include <check.h>
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <sched.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <signal.h>
+#include <time.h>
+#include <unistd.h>
+#include <linux/audit.h>
+#include <linux/filter.h>
+#include <linux/seccomp.h>
+#include <sys/epoll.h>
+#include <sys/eventfd.h>
+#include <sys/prctl.h>
+#include <sys/resource.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include "sysshim.h"
+#if __has_include(<valgrind/valgrind.h>)
+#include <valgrind/valgrind.h>
+#else
+#define RUNNING_ON_VALGRIND 0
+#endif
+
+#define EFD_MAX 0xfffffffffffffffeULL
+
+/* SYSSHIM_TEST_SCALE=N: this environment is N times slower (valgrind, an
+ * emulator): the stress tests do 1/N of the work and wait N times longer. */
+static double slow(void)
+{
+	const char *s = getenv("SYSSHIM_TEST_SCALE");
+	double f = s ? atof(s) : 1.0;
+	return f >= 1 ? f : 1.0;
+}
+
+static int scale(int n)
+{
+	int v = (int)(n / slow());
+	return v > 0 ? v : 1;
+}
+
+static int wait_ms(int ms)
+{
+	return (int)(ms * slow());
+}
+
+static int efd(unsigned init, int flags)
+{
+	int fd = (int)syscall(SYS_eventfd2, init, flags);
+	ck_assert_msg(fd >= 0, "eventfd2: %s", strerror(errno));
+	return fd;
+}
+
+/* The kernel's counter, read raw (and so reset); 0 if it was 0 (non-blocking). */
+static uint64_t kread(int fd)
+{
+	uint64_t v = 0;
+	long r = syscall(SYS_read, fd, &v, sizeof v);
+	if (r < 0) {
+		ck_assert_int_eq(errno, EAGAIN);
+		return 0;
+	}
+	ck_assert_int_eq(r, 8);
+	return v;
+}
+
+static void kwrite(int fd, uint64_t v)
+{
+	ck_assert_int_eq(syscall(SYS_write, fd, &v, sizeof v), 8);
+}
+
+static double now(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+/* How many io_uring instances this process has open, from /proc/self/fd. */
+static int uring_fds(void)
+{
+	DIR *d = opendir("/proc/self/fd");
+	struct dirent *de;
+	char p[64], l[64];
+	int n = 0;
+
+	ck_assert_ptr_nonnull(d);
+	while ((de = readdir(d))) {
+		snprintf(p, sizeof p, "/proc/self/fd/%s", de->d_name);
+		ssize_t k = readlink(p, l, sizeof l - 1);
+		if (k > 0) {
+			l[k] = 0;
+			n += strcmp(l, "anon_inode:[io_uring]") == 0;
+		}
+	}
+	closedir(d);
+	return n;
+}
+
+/* Whether this kernel (and sandbox) lets us set up a ring at all, asked raw. */
+static int kernel_has_uring(void)
+{
+	unsigned char p[120] = { 0 };
+	long fd = syscall(SYS_io_uring_setup, 4, p);
+	if (fd < 0)
+		return 0;
+	close(fd);
+	return 1;
+}
+
+/* ---- the notifier ---- */
+
+START_TEST(notifier_basics)
+{
+	struct sysshim_notifier n;
+	uint64_t c = 99;
+
+	ck_assert_int_eq(sysshim_notifier_init(&n, SYSSHIM_NOTIFIER_NONBLOCK | SYSSHIM_NOTIFIER_CLOEXEC), 0);
+	int fd = sysshim_notifier_fd(&n);
+	ck_assert_int_ge(fd, 0);
+	ck_assert_int_eq(fcntl(fd, F_GETFL) & O_NONBLOCK, O_NONBLOCK);
+	ck_assert_int_eq(fcntl(fd, F_GETFD) & FD_CLOEXEC, FD_CLOEXEC);
+	ck_assert_int_eq(sysshim_notifier_drain(&n, &c), 0);
+	ck_assert_uint_eq(c, 0);
+	ck_assert_int_eq(sysshim_notify(&n), 1);
+	for (int i = 0; i < 100; i++)
+		ck_assert_int_eq(sysshim_notify(&n), 0);
+	ck_assert_int_eq(sysshim_notifier_drain(&n, &c), 1);
+	ck_assert_uint_eq(c, 1);
+	ck_assert_uint_eq(kread(fd), 0);
+	/* After the drain the next notify writes again. */
+	ck_assert_int_eq(sysshim_notify(&n), 1);
+	ck_assert_uint_eq(kread(fd), 1);
+	/* A drain that finds nothing (the raw read above took it) still re-arms. */
+	ck_assert_int_eq(sysshim_notify(&n), 0);
+	ck_assert_int_eq(sysshim_notifier_drain(&n, NULL), 0);
+	ck_assert_int_eq(sysshim_notify(&n), 1);
+	ck_assert_int_eq(sysshim_notifier_destroy(&n), 0);
+	ck_assert_int_eq(fcntl(fd, F_GETFD), -1);
+	ck_assert_int_eq(errno, EBADF);
+}
+END_TEST
+
+START_TEST(notifier_blocking_read)
+{
+	struct sysshim_notifier n;
+	uint64_t c = 0;
+
+	ck_assert_int_eq(sysshim_notifier_init(&n, 0), 0);
+	ck_assert_int_eq(fcntl(n.fd, F_GETFL) & O_NONBLOCK, 0);
+	ck_assert_int_eq(sysshim_notify(&n), 1);
+	ck_assert_int_eq(sysshim_notifier_drain(&n, &c), 1);
+	ck_assert_uint_eq(c, 1);
+	ck_assert_int_eq(sysshim_notifier_destroy(&n), 0);
+}
+END_TEST
+
+START_TEST(notifier_errors)
+{
+	struct sysshim_notifier n;
+	int bad[] = { EFD_SEMAPHORE, 0x1234, -1, O_RDONLY | 0x40 };
+
+	for (unsigned i = 0; i < sizeof bad / sizeof *bad; i++) {
+		errno = 0;
+		ck_assert_int_eq(sysshim_notifier_init(&n, bad[i]), -1);
+		ck_assert_int_eq(errno, EINVAL);
+		ck_assert_int_eq(n.fd, -1);
+		ck_assert_int_eq(sysshim_notifier_fd(&n), -1);
+		ck_assert_int_eq(errno, EBADF);
+	}
+	ck_assert_int_eq(sysshim_notifier_init(&n, 0), 0);
+	ck_assert_int_eq(sysshim_notifier_destroy(&n), 0);
+	errno = 0;
+	ck_assert_int_eq(sysshim_notifier_destroy(&n), -1);
+	ck_assert_int_eq(errno, EBADF);
+	errno = 0;
+	ck_assert_int_eq(sysshim_notify(&n), -1);
+	ck_assert_int_eq(errno, EBADF);
+	/* The failed notify left the flag clear: it would try again. */
+	ck_assert_uint_eq(n.pending, 0);
+	errno = 0;
+	ck_assert_int_eq(sysshim_notifier_drain(&n, NULL), -1);
+	ck_assert_int_eq(errno, EBADF);
+	errno = 0;
+	ck_assert_int_eq(sysshim_notifier_fd(&n), -1);
+	ck_assert_int_eq(errno, EBADF);
+}
+END_TEST
+
+START_TEST(notifier_emfile)
+{
+	struct rlimit old, rl;
+	struct sysshim_notifier n;
+	int fd[32], k = 0;
+
+	ck_assert_int_eq(getrlimit(RLIMIT_NOFILE, &old), 0);
+	/* valgrind keeps descriptors of its own above the limit and refuses to lower it:
+	 * this case runs in the plain and the ASan runs. */
+	if (RUNNING_ON_VALGRIND) {
+		fprintf(stderr, "notifier_emfile: not under valgrind (it refuses setrlimit)\n");
+		return;
+	}
+	rl = old;
+	rl.rlim_cur = 32;
+	ck_assert_int_eq(setrlimit(RLIMIT_NOFILE, &rl), 0);
+	while (k < 32 && (fd[k] = (int)syscall(SYS_eventfd2, 0, 0)) >= 0)
+		k++;
+	ck_assert_int_lt(k, 32);
+	ck_assert_int_eq(errno, EMFILE);
+	errno = 0;
+	ck_assert_int_eq(sysshim_notifier_init(&n, 0), -1);
+	ck_assert_int_eq(errno, EMFILE);
+	ck_assert_int_eq(n.fd, -1);
+	/* Give them back: the sanitizers need descriptors at exit. */
+	while (k)
+		close(fd[--k]);
+	ck_assert_int_eq(setrlimit(RLIMIT_NOFILE, &old), 0);
+	ck_assert_int_eq(sysshim_notifier_init(&n, 0), 0);
+	ck_assert_int_eq(sysshim_notifier_destroy(&n), 0);
+}
+END_TEST
+
+/* A notify from a signal handler on the consumer's own thread, and one that
+ * interrupts a notify in progress, lose nothing and deadlock nowhere. */
+static struct sysshim_notifier sig_n;
+static volatile sig_atomic_t sig_seen;
+
+static void on_alarm(int sig)
+{
+	(void)sig;
+	if (sysshim_notify(&sig_n) >= 0)
+		sig_seen++;
+}
+
+START_TEST(notifier_signal_handler)
+{
+	struct sigaction sa = { .sa_handler = on_alarm };
+	struct epoll_event ev = { .events = EPOLLIN };
+	int ep = epoll_create1(0);
+
+	ck_assert_int_eq(sysshim_notifier_init(&sig_n, SYSSHIM_NOTIFIER_NONBLOCK), 0);
+	ck_assert_int_eq(epoll_ctl(ep, EPOLL_CTL_ADD, sig_n.fd, &ev), 0);
+	sigaction(SIGALRM, &sa, NULL);
+	for (int i = 0; i < 20; i++) {
+		sig_atomic_t before = sig_seen;
+		ualarm(2000, 0);
+		while (sig_seen == before)
+			ck_assert_int_ge(sysshim_notify(&sig_n), 0);
+		ck_assert_int_eq(epoll_wait(ep, &ev, 1, wait_ms(2000)), 1);
+		ck_assert_int_eq(sysshim_notifier_drain(&sig_n, NULL), 1);
+	}
+	close(ep);
+	sysshim_notifier_destroy(&sig_n);
+}
+END_TEST
+
+/* ---- the stress test: producers publish work items, then notify; the consumer
+ * (epoll, or a blocking read) must see every item. A lost wakeup shows up as a
+ * wait that times out with items unseen. ---- */
+
+enum { W_LT, W_ET, W_BLOCK };
+
+struct stress {
+	struct sysshim_notifier n;
+	long work;		/* items published */
+	long writes;		/* notifies that wrote */
+	long notifies;
+	int producers, per_round, rounds, broken, stop;
+	pthread_barrier_t go;
+};
+
+static void *producer(void *arg)
+{
+	struct stress *s = arg;
+	unsigned x = (unsigned)(uintptr_t)&arg;
+
+	for (int r = 0; r < s->rounds; r++) {
+		long w = 0, k = 0;
+		pthread_barrier_wait(&s->go);
+		for (int i = 0; i < s->per_round; i++) {
+			__atomic_fetch_add(&s->work, 1, __ATOMIC_RELAXED);
+			int v = sysshim_notify(&s->n);
+			if (v < 0)
+				abort();
+			w += v;
+			k++;
+			x = x * 1103515245 + 12345;
+			if ((x >> 16) % 97 == 0)
+				sched_yield();
+		}
+		__atomic_fetch_add(&s->writes, w, __ATOMIC_RELAXED);
+		__atomic_fetch_add(&s->notifies, k, __ATOMIC_RELAXED);
+		pthread_barrier_wait(&s->go);
+		if (__atomic_load_n(&s->stop, __ATOMIC_SEQ_CST))
+			break;
+	}
+	return NULL;
+}
+
+/* The protocol done wrong on purpose (look for work, then clear the flag): the
+ * harness must catch it, or it could not catch the library either. */
+static int broken_drain(struct stress *s, long *seen)
+{
+	uint64_t v;
+	int r = (int)read(s->n.fd, &v, sizeof v);
+	*seen = __atomic_load_n(&s->work, __ATOMIC_SEQ_CST);
+	usleep(300);
+	__atomic_store_n(&s->n.pending, 0, __ATOMIC_SEQ_CST);
+	return r == 8 ? (int)v : 0;
+}
+
+static void on_wakeup_alarm(int sig)
+{
+	(void)sig;
+}
+
+/* Returns the number of rounds whose consumer timed out (0 when all is well). */
+static int run_stress(int mode, int nflags, int producers, int per_round, int rounds, int broken,
+		      int timeout_ms, uint64_t *drained_out, struct stress *out)
+{
+	static struct stress s;
+	pthread_t th[8];
+	int ep = -1, lost = 0;
+	uint64_t drained = 0;
+
+	struct sigaction sa = { .sa_handler = on_wakeup_alarm };	/* no SA_RESTART */
+	sigaction(SIGALRM, &sa, NULL);
+	memset(&s, 0, sizeof s);
+	s.producers = producers;
+	s.per_round = per_round;
+	s.rounds = rounds;
+	s.broken = broken;
+	ck_assert_int_eq(sysshim_notifier_init(&s.n, nflags | (mode == W_BLOCK ? 0 : SYSSHIM_NOTIFIER_NONBLOCK)), 0);
+	if (mode != W_BLOCK) {
+		struct epoll_event ev = { .events = EPOLLIN | (mode == W_ET ? EPOLLET : 0) };
+		ep = epoll_create1(0);
+		ck_assert_int_ge(ep, 0);
+		ck_assert_int_eq(epoll_ctl(ep, EPOLL_CTL_ADD, s.n.fd, &ev), 0);
+	}
+	pthread_barrier_init(&s.go, NULL, producers + 1);
+	for (int i = 0; i < producers; i++)
+		pthread_create(&th[i], NULL, producer, &s);
+	for (int r = 0; r < rounds; r++) {
+		long target = (long)(r + 1) * producers * per_round, seen = 0;
+		pthread_barrier_wait(&s.go);
+		while (seen != target) {
+			uint64_t c = 0;
+			if (mode == W_BLOCK) {
+				/* A blocking read that never returns is a lost wakeup: the
+				 * alarm interrupts it (EINTR). */
+				alarm(timeout_ms / 1000 + 1);
+				int k = sysshim_notifier_drain(&s.n, &c);
+				if (k < 0 && errno == EINTR) {
+					lost++;
+					break;
+				}
+				ck_assert_int_eq(k, 1);
+			} else {
+				struct epoll_event ev;
+				int k = epoll_wait(ep, &ev, 1, timeout_ms);
+				if (k == 0) {
+					lost++;
+					break;
+				}
+				ck_assert_int_eq(k, 1);
+				if (broken) {
+					c = broken_drain(&s, &seen);
+					drained += c;
+					continue;
+				}
+				ck_assert_int_ge(sysshim_notifier_drain(&s.n, &c), 0);
+			}
+			drained += c;
+			seen = __atomic_load_n(&s.work, __ATOMIC_SEQ_CST);
+			ck_assert_int_le(seen, target);
+		}
+		if (lost && broken)
+			__atomic_store_n(&s.stop, 1, __ATOMIC_SEQ_CST);
+		pthread_barrier_wait(&s.go);
+		if (lost && broken)
+			break;
+	}
+	alarm(0);
+	for (int i = 0; i < producers; i++)
+		pthread_join(th[i], NULL);
+	pthread_barrier_destroy(&s.go);
+	/* The wakeups still in flight: every write is accounted for. */
+	fcntl(s.n.fd, F_SETFL, O_NONBLOCK);
+	drained += kread(s.n.fd);
+	*drained_out = drained;
+	*out = s;
+	if (ep >= 0)
+		close(ep);
+	sysshim_notifier_destroy(&s.n);
+	return lost;
+}
+
+static int kernel_has_membarrier(void)
+{
+	long q = syscall(SYS_membarrier, 0, 0, 0);
+	return q > 0 && (q & 8);
+}
+
+static const char *const wait_name[] = { "epoll-LT", "epoll-ET", "blocking-read" };
+
+/* _i: the consumer's way of waiting (W_*), times 2 for membarrier / FENCE. */
+START_TEST(stress_no_lost_wakeup)
+{
+	int mode = _i % 3, fence = _i / 3;
+	int rounds = scale(mode == W_BLOCK ? 1000 : 2000), per = 200, P = 4;
+	struct stress s;
+	uint64_t drained = 0;
+	double t0 = now();
+
+	int lost = run_stress(mode, fence ? SYSSHIM_NOTIFIER_FENCE : 0, P, per, rounds, 0, wait_ms(3000),
+			      &drained, &s);
+	ck_assert_msg(lost == 0, "%d rounds lost a wakeup", lost);
+	ck_assert_int_eq(s.n.mode, fence || !kernel_has_membarrier() ? 0 : 1);
+	ck_assert_int_eq(s.work, (long)rounds * P * per);
+	ck_assert_int_eq(s.notifies, (long)rounds * P * per);
+	/* Every write the notifiers issued reached the consumer, and no more. */
+	ck_assert_uint_eq(drained, (uint64_t)s.writes);
+	ck_assert_int_ge(s.writes, rounds);
+	ck_assert_int_lt(s.writes, s.notifies);
+	fprintf(stderr, "stress %s%s: %d rounds x %d producers x %d items, %ld writes for %ld notifies, %.2f s\n",
+		wait_name[mode], fence ? " FENCE" : "", rounds, P, per, s.writes, s.notifies, now() - t0);
+}
+END_TEST
+
+static int forked_by_check(void)
+{
+	const char *f = getenv("CK_FORK");
+	return !f || strcmp(f, "no");
+}
+
+static int deny(const int *nrs, int n, int err);
+
+/* membarrier(2) refused from the start (seccomp) or switched off: producers fence. */
+START_TEST(membarrier_refused_or_off)
+{
+	struct sysshim_notifier n;
+
+	if (!forked_by_check())
+		return;
+	if (_i == 0) {
+		setenv("SYSSHIM_NOTIFIER_MEMBARRIER", "0", 1);
+	} else {
+		int nr = SYS_membarrier;
+		if (deny(&nr, 1, _i == 1 ? ENOSYS : EPERM))
+			return;
+	}
+	ck_assert_int_eq(sysshim_notifier_init(&n, SYSSHIM_NOTIFIER_NONBLOCK), 0);
+	ck_assert_int_eq(n.mode, 0);
+	ck_assert_int_eq(sysshim_notify(&n), 1);
+	ck_assert_int_eq(sysshim_notifier_drain(&n, NULL), 1);
+	ck_assert_int_eq(sysshim_notifier_destroy(&n), 0);
+	struct stress s;
+	uint64_t drained;
+	ck_assert_int_eq(run_stress(W_ET, 0, 4, 400, scale(50), 0, wait_ms(3000), &drained, &s), 0);
+	ck_assert_int_eq(s.n.mode, 0);
+	ck_assert_uint_eq(drained, (uint64_t)s.writes);
+}
+END_TEST
+
+/* membarrier(2) refused after the notifier chose it: the first drain notices,
+ * switches its producers to fences and wakes itself once more. */
+START_TEST(membarrier_refused_later)
+{
+	struct sysshim_notifier n;
+	int nr = SYS_membarrier;
+	uint64_t c = 0;
+
+	if (!forked_by_check() || !kernel_has_membarrier())
+		return;
+	ck_assert_int_eq(sysshim_notifier_init(&n, SYSSHIM_NOTIFIER_NONBLOCK), 0);
+	ck_assert_int_eq(n.mode, 1);
+	ck_assert_int_eq(sysshim_notify(&n), 1);
+	if (deny(&nr, 1, EPERM))
+		return;
+	ck_assert_int_eq(sysshim_notifier_drain(&n, &c), 1);
+	ck_assert_uint_eq(c, 1);
+	ck_assert_int_eq(n.mode, 0);
+	/* The wakeup of its own is there, and the flag says so. */
+	ck_assert_int_eq(sysshim_notify(&n), 0);
+	ck_assert_int_eq(sysshim_notifier_drain(&n, &c), 1);
+	ck_assert_uint_eq(c, 1);
+	ck_assert_int_eq(sysshim_notify(&n), 1);
+	ck_assert_int_eq(sysshim_notifier_destroy(&n), 0);
+
+	/* Under load: a new notifier still starts with membarrier (the process is
+	 * registered), falls back at its first drain, and loses nothing. */
+	struct stress s;
+	uint64_t drained;
+	ck_assert_int_eq(run_stress(W_LT, 0, 4, 400, scale(50), 0, wait_ms(3000), &drained, &s), 0);
+	ck_assert_int_eq(s.n.mode, 0);
+	ck_assert_uint_eq(drained, (uint64_t)s.writes + 1);
+}
+END_TEST
+
+START_TEST(stress_harness_catches_broken_protocol)
+{
+	struct stress s;
+	uint64_t drained;
+	int lost = 0;
+
+	double t0 = now();
+	int attempt;
+	for (attempt = 0; attempt < 5 && !lost; attempt++)
+		lost = run_stress(W_ET, 0, 4, 2000, 50, 1, wait_ms(200), &drained, &s);
+	fprintf(stderr, "broken protocol: lost wakeup caught after %d attempt(s), %ld items, %.2f s\n",
+		attempt, s.work, now() - t0);
+	ck_assert_msg(lost > 0, "the harness did not notice a protocol that loses wakeups");
+}
+END_TEST
+
+/* ---- batches ---- */
+
+static void expect_child(pid_t pid);
+
+static struct sysshim_batch_ent storage[64];
+
+static struct sysshim_batch *mkbatch(int plain)
+{
+	static struct sysshim_batch b;
+	ck_assert_int_eq(sysshim_batch_init(&b, storage, 64), 0);
+	b.flags = plain ? SYSSHIM_BATCH_PLAIN : 0;
+	return &b;
+}
+
+static struct sysshim_batch_ent *ent_of(struct sysshim_batch *b, int fd)
+{
+	for (unsigned i = 0; i < b->n; i++)
+		if (b->ent[i].fd == fd)
+			return &b->ent[i];
+	return NULL;
+}
+
+START_TEST(batch_sums_per_fd)
+{
+	int plain = _i;
+	struct sysshim_batch *b = mkbatch(plain);
+	int fd[4];
+
+	for (int i = 0; i < 4; i++)
+		fd[i] = efd(0, EFD_NONBLOCK);
+	for (int r = 0; r < 10; r++)
+		for (int i = 0; i < 4; i++)
+			ck_assert_int_eq(sysshim_batch_add(b, fd[i], i + 1), 0);
+	ck_assert_uint_eq(b->n, 4);
+	ck_assert_int_eq(sysshim_batch_flush(b), 0);
+	ck_assert_uint_eq(sysshim_batch_left(b), 0);
+	for (int i = 0; i < 4; i++)
+		ck_assert_uint_eq(kread(fd[i]), 10 * (i + 1));
+	/* One write per fd (or one io_uring_enter for all): summed, not 40 writes. */
+	ck_assert_uint_eq(b->writes + b->uring_writes, 4);
+	/* A flush of nothing issues nothing. */
+	unsigned long w = b->writes, e = b->uring_enters;
+	ck_assert_int_eq(sysshim_batch_flush(b), 0);
+	ck_assert_uint_eq(b->writes, w);
+	ck_assert_uint_eq(b->uring_enters, e);
+	sysshim_batch_destroy(b);
+}
+END_TEST
+
+START_TEST(batch_semaphore_counts)
+{
+	int plain = _i;
+	struct sysshim_batch *b = mkbatch(plain);
+	int a = efd(0, EFD_SEMAPHORE | EFD_NONBLOCK), c = efd(0, EFD_SEMAPHORE | EFD_NONBLOCK);
+
+	ck_assert_int_eq(sysshim_batch_add(b, a, 3), 0);
+	ck_assert_int_eq(sysshim_batch_add(b, c, 5), 0);
+	ck_assert_int_eq(sysshim_batch_add(b, a, 4), 0);
+	ck_assert_int_eq(sysshim_batch_flush(b), 0);
+	/* A semaphore eventfd hands out one per read: 7 and 5 of them, then EAGAIN. */
+	for (int i = 0; i < 7; i++)
+		ck_assert_uint_eq(kread(a), 1);
+	ck_assert_uint_eq(kread(a), 0);
+	for (int i = 0; i < 5; i++)
+		ck_assert_uint_eq(kread(c), 1);
+	ck_assert_uint_eq(kread(c), 0);
+	sysshim_batch_destroy(b);
+}
+END_TEST
+
+/* A non-blocking eventfd near its maximum: the flush reports exactly what it could
+ * not apply and keeps it; the other fds are applied; a second flush finishes. */
+START_TEST(batch_overflow_partial_flush)
+{
+	int plain = _i;
+	struct sysshim_batch *b = mkbatch(plain);
+	int full = efd(0, EFD_NONBLOCK), x = efd(0, EFD_NONBLOCK), y = efd(0, EFD_NONBLOCK);
+
+	kwrite(full, EFD_MAX - 1);
+	ck_assert_int_eq(sysshim_batch_add(b, x, 2), 0);
+	ck_assert_int_eq(sysshim_batch_add(b, full, 3), 0);
+	ck_assert_int_eq(sysshim_batch_add(b, full, 2), 0);
+	ck_assert_int_eq(sysshim_batch_add(b, y, 7), 0);
+	errno = 0;
+	ck_assert_int_eq(sysshim_batch_flush(b), -1);
+	ck_assert_int_eq(errno, EAGAIN);
+	ck_assert_uint_eq(sysshim_batch_left(b), 1);
+	ck_assert_uint_eq(ent_of(b, full)->value, 5);
+	ck_assert_int_eq(ent_of(b, full)->error, EAGAIN);
+	ck_assert_uint_eq(ent_of(b, x)->value, 0);
+	ck_assert_uint_eq(ent_of(b, y)->value, 0);
+	ck_assert_uint_eq(kread(x), 2);
+	ck_assert_uint_eq(kread(y), 7);
+	ck_assert_uint_eq(kread(full), EFD_MAX - 1);
+	if (!plain && sysshim_eventfd_uring())
+		ck_assert_uint_eq(b->writes, 0);
+	ck_assert_int_eq(sysshim_batch_flush(b), 0);
+	ck_assert_int_eq(ent_of(b, full)->error, 0);
+	ck_assert_uint_eq(kread(full), 5);
+	sysshim_batch_destroy(b);
+}
+END_TEST
+
+/* A sum past the counter's maximum is split, never written as ~0. */
+START_TEST(batch_split_at_max)
+{
+	struct sysshim_batch *b = mkbatch(0);
+	int d = efd(0, EFD_NONBLOCK), other = efd(0, EFD_NONBLOCK);
+
+	errno = 0;
+	ck_assert_int_eq(sysshim_batch_add(b, d, ~0ULL), -1);
+	ck_assert_int_eq(errno, EINVAL);
+	ck_assert_int_eq(sysshim_batch_add(b, d, EFD_MAX), 0);
+	errno = 0;
+	ck_assert_int_eq(sysshim_batch_add(b, d, 2), -1);
+	ck_assert_int_eq(errno, EOVERFLOW);
+	ck_assert_uint_eq(ent_of(b, d)->value, EFD_MAX);
+	ck_assert_int_eq(sysshim_batch_add(b, d, 1), 0);
+	ck_assert_uint_eq(ent_of(b, d)->value, ~0ULL);
+	ck_assert_int_eq(sysshim_batch_add(b, other, 1), 0);
+	errno = 0;
+	ck_assert_int_eq(sysshim_batch_flush(b), -1);
+	ck_assert_int_eq(errno, EAGAIN);
+	/* The first part (the maximum) went in, the last 1 did not fit. */
+	ck_assert_uint_eq(ent_of(b, d)->value, 1);
+	ck_assert_int_eq(ent_of(b, d)->error, EAGAIN);
+	ck_assert_uint_eq(kread(d), EFD_MAX);
+	ck_assert_uint_eq(kread(other), 1);
+	ck_assert_int_eq(sysshim_batch_flush(b), 0);
+	ck_assert_uint_eq(kread(d), 1);
+	sysshim_batch_destroy(b);
+}
+END_TEST
+
+static void *drain_later(void *arg)
+{
+	int fd = (int)(intptr_t)arg;
+	usleep(200000);
+	return (void *)(uintptr_t)kread(fd);
+}
+
+/* A blocking eventfd keeps blocking semantics: the flush waits for the reader. */
+START_TEST(batch_blocking_fd_blocks)
+{
+	struct sysshim_batch *b = mkbatch(0);
+	int e = efd(0, 0), f = efd(0, 0), g = efd(0, EFD_NONBLOCK);
+	pthread_t t;
+	void *got;
+
+	kwrite(e, EFD_MAX - 1);
+	ck_assert_int_eq(sysshim_batch_add(b, e, 5), 0);
+	ck_assert_int_eq(sysshim_batch_add(b, f, 1), 0);
+	ck_assert_int_eq(sysshim_batch_add(b, g, 1), 0);
+	pthread_create(&t, NULL, drain_later, (void *)(intptr_t)e);
+	double t0 = now();
+	ck_assert_int_eq(sysshim_batch_flush(b), 0);
+	double dt = now() - t0;
+	pthread_join(t, &got);
+	ck_assert_uint_eq((uint64_t)(uintptr_t)got, EFD_MAX - 1);
+	ck_assert_msg(dt > 0.15, "flush returned after %.3f s: it did not block", dt);
+	ck_assert_uint_eq(kread(e), 5);
+	/* Blocking fds never go through io_uring. */
+	ck_assert_uint_eq(b->uring_writes, 0);
+	ck_assert_uint_eq(b->writes, 3);
+	sysshim_batch_destroy(b);
+}
+END_TEST
+
+/* 16 non-blocking eventfds in one io_uring_enter, when the kernel lets us. */
+START_TEST(batch_uring_used)
+{
+	struct sysshim_batch *b = mkbatch(0);
+	int fd[16], blk[4];
+
+	if (!kernel_has_uring()) {
+		ck_assert_int_eq(sysshim_eventfd_uring(), 0);
+		fprintf(stderr, "io_uring not available here: the fallback is checked instead\n");
+	} else {
+		ck_assert_int_eq(sysshim_eventfd_uring(), 1);
+	}
+	int before = uring_fds();
+	for (int i = 0; i < 16; i++)
+		fd[i] = efd(0, EFD_NONBLOCK);
+	for (int i = 0; i < 4; i++)
+		blk[i] = efd(0, 0);
+	for (int r = 0; r < 3; r++) {
+		for (int i = 0; i < 16; i++) {
+			ck_assert_int_eq(sysshim_batch_add(b, fd[i], i + 1), 0);
+			ck_assert_int_eq(sysshim_batch_add(b, fd[i], 1000), 0);
+		}
+		for (int i = 0; i < 4; i++)
+			ck_assert_int_eq(sysshim_batch_add(b, blk[i], 10 + i), 0);
+		ck_assert_int_eq(sysshim_batch_flush(b), 0);
+		for (int i = 0; i < 16; i++)
+			ck_assert_uint_eq(kread(fd[i]), 1000 + i + 1);
+		for (int i = 0; i < 4; i++)
+			ck_assert_uint_eq(kread(blk[i]), 10 + i);
+	}
+	if (sysshim_eventfd_uring()) {
+		ck_assert_uint_eq(b->uring_writes, 3 * 16);
+		ck_assert_uint_eq(b->uring_enters, 3);
+		ck_assert_uint_eq(b->writes, 3 * 4);
+		/* The ring is really there, kept for the next flush, gone after destroy. */
+		ck_assert_int_eq(uring_fds(), before + 1);
+		sysshim_batch_destroy(b);
+		ck_assert_int_eq(uring_fds(), before);
+	} else {
+		ck_assert_uint_eq(b->uring_enters, 0);
+		ck_assert_uint_eq(b->writes, 3 * 20);
+		sysshim_batch_destroy(b);
+	}
+}
+END_TEST
+
+/* A fork() child must not submit into its parent's ring (the rings are shared
+ * mappings): parent and child flush the same batch at the same time, each to
+ * its own eventfds, and every count must come out exact on both sides. */
+static int flush_loop(struct sysshim_batch *b, const int *fd, int nfd, int iters)
+{
+	for (int it = 0; it < iters; it++) {
+		for (int i = 0; i < nfd; i++)
+			if (sysshim_batch_add(b, fd[i], i + 1))
+				return 1;
+		if (sysshim_batch_flush(b))
+			return 2;
+		for (int i = 0; i < nfd; i++) {
+			uint64_t v = 0;
+			if (read(fd[i], &v, 8) != 8 || v != (uint64_t)(i + 1))
+				return 3;
+		}
+	}
+	return 0;
+}
+
+START_TEST(batch_uring_after_fork)
+{
+	struct sysshim_batch *b = mkbatch(0);
+	int pfd[8], cfd[8];
+
+	for (int i = 0; i < 8; i++) {
+		pfd[i] = efd(0, EFD_NONBLOCK);
+		cfd[i] = efd(0, EFD_NONBLOCK);
+	}
+	int iters = scale(2000);
+	ck_assert_int_eq(flush_loop(b, pfd, 8, 1), 0);
+	int rings = uring_fds();
+	pid_t pid = fork();
+	if (pid == 0) {
+		for (int i = 0; i < 8; i++)
+			sysshim_batch_forget(b, pfd[i]);
+		unsigned long w = b->uring_writes;
+		int r = flush_loop(b, cfd, 8, iters);
+		if (r)
+			_exit(10 + r);
+		if (sysshim_eventfd_uring() && (b->uring_writes != w + 8 * iters || uring_fds() != rings))
+			_exit(20);
+		sysshim_batch_destroy(b);
+		_exit(0);
+	}
+	ck_assert_int_eq(flush_loop(b, pfd, 8, iters), 0);
+	expect_child(pid);
+	ck_assert_int_eq(flush_loop(b, pfd, 8, 10), 0);
+	if (sysshim_eventfd_uring())
+		ck_assert_uint_eq(b->uring_writes, 8 * (iters + 11));
+	sysshim_batch_destroy(b);
+}
+END_TEST
+
+/* ---- the fallback: a real seccomp filter in a child, or the env switch ---- */
+
+/* A seccomp filter answering err for the syscalls nrs; 0, or -1 where seccomp
+ * itself is not available (qemu-user refuses it). */
+static int deny(const int *nrs, int n, int err)
+{
+	struct sock_filter f[16];
+	int k = 0;
+
+	f[k++] = (struct sock_filter)BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, nr));
+	for (int i = 0; i < n; i++) {
+		f[k++] = (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, nrs[i], 0, 1);
+		f[k++] = (struct sock_filter)BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | (err & SECCOMP_RET_DATA));
+	}
+	f[k++] = (struct sock_filter)BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW);
+	struct sock_fprog prog = { .len = (unsigned short)k, .filter = f };
+	if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) || prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &prog)) {
+		fprintf(stderr, "seccomp not available here (%s): test skipped\n", strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+#define CHILD_CHECK(c, code) do { if (!(c)) { fprintf(stderr, "child: %s failed (line %d)\n", #c, __LINE__); _exit(code); } } while (0)
+
+static int child_flush16(struct sysshim_batch *b, int expect_uring)
+{
+	int fd[16];
+	uint64_t v;
+
+	for (int i = 0; i < 16; i++) {
+		fd[i] = (int)syscall(SYS_eventfd2, 0, EFD_NONBLOCK);
+		CHILD_CHECK(fd[i] >= 0, 80);
+		CHILD_CHECK(sysshim_batch_add(b, fd[i], 3 * i + 1) == 0, 81);
+	}
+	CHILD_CHECK(sysshim_batch_flush(b) == 0, 82);
+	for (int i = 0; i < 16; i++) {
+		CHILD_CHECK(read(fd[i], &v, 8) == 8, 83);
+		CHILD_CHECK(v == (uint64_t)(3 * i + 1), 84);
+		CHILD_CHECK(read(fd[i], &v, 8) == -1 && errno == EAGAIN, 85);
+		close(fd[i]);
+		sysshim_batch_forget(b, fd[i]);
+	}
+	if (expect_uring)
+		CHILD_CHECK(b->uring_writes >= 16, 86);
+	return 0;
+}
+
+static void expect_child(pid_t pid)
+{
+	int st;
+	ck_assert_int_eq(waitpid(pid, &st, 0), pid);
+	ck_assert_msg(WIFEXITED(st) && WEXITSTATUS(st) == 0, "child failed: status %#x", st);
+}
+
+/* io_uring_setup refused from the start (ENOSYS, then EPERM as Docker's profile). */
+START_TEST(fallback_seccomp_denies_setup)
+{
+	int err = _i ? EPERM : ENOSYS;
+	pid_t pid = fork();
+
+	if (pid == 0) {
+		static struct sysshim_batch b;
+		static struct sysshim_batch_ent e[32];
+		int nr = SYS_io_uring_setup;
+		if (deny(&nr, 1, err))
+			_exit(0);
+		CHILD_CHECK(syscall(SYS_io_uring_setup, 4, (char[120]){ 0 }) == -1 && errno == err, 70);
+		sysshim_batch_init(&b, e, 32);
+		child_flush16(&b, 0);
+		CHILD_CHECK(sysshim_eventfd_uring() == 0, 71);
+		CHILD_CHECK(b.uring_enters == 0 && b.uring_writes == 0, 72);
+		CHILD_CHECK(b.writes == 16, 73);
+		CHILD_CHECK(uring_fds() == 0, 74);
+		_exit(0);
+	}
+	expect_child(pid);
+}
+END_TEST
+
+/* The probe said yes, then a filter arrives: a batch with a ring (enter refused)
+ * and a new batch (setup refused) both fall back, and nothing is written twice. */
+START_TEST(fallback_seccomp_after_probe)
+{
+	if (!kernel_has_uring())
+		return;
+	pid_t pid = fork();
+	if (pid == 0) {
+		static struct sysshim_batch a, b;
+		static struct sysshim_batch_ent ea[32], eb[32];
+		int nr[] = { SYS_io_uring_setup, SYS_io_uring_enter };
+		sysshim_batch_init(&a, ea, 32);
+		sysshim_batch_init(&b, eb, 32);
+		child_flush16(&a, 1);
+		CHILD_CHECK(sysshim_eventfd_uring() == 1, 60);
+		if (deny(nr, 2, ENOSYS))
+			_exit(0);
+		unsigned long w = a.uring_writes;
+		child_flush16(&a, 0);
+		CHILD_CHECK(a.uring_writes == w, 61);
+		CHILD_CHECK(sysshim_eventfd_uring() == 0, 62);
+		child_flush16(&b, 0);
+		CHILD_CHECK(b.writes == 16 && b.uring_enters == 0, 63);
+		sysshim_batch_destroy(&a);
+		sysshim_batch_destroy(&b);
+		_exit(0);
+	}
+	expect_child(pid);
+}
+END_TEST
+
+START_TEST(fallback_env_switch)
+{
+	pid_t pid = fork();
+	if (pid == 0) {
+		static struct sysshim_batch b;
+		static struct sysshim_batch_ent e[32];
+		setenv("SYSSHIM_EVENTFD_URING", "0", 1);
+		sysshim_batch_init(&b, e, 32);
+		child_flush16(&b, 0);
+		CHILD_CHECK(sysshim_eventfd_uring() == 0, 50);
+		CHILD_CHECK(b.writes == 16 && b.uring_enters == 0, 51);
+		CHILD_CHECK(uring_fds() == 0, 52);
+		_exit(0);
+	}
+	expect_child(pid);
+}
+END_TEST
+
+/* ---- bad fds ---- */
+
+START_TEST(batch_bad_fds)
+{
+	struct sysshim_batch *b = mkbatch(_i);
+	int p[2], closed = efd(0, 0), a = efd(0, EFD_NONBLOCK), c = efd(0, EFD_NONBLOCK);
+	int devnull = open("/dev/null", O_WRONLY), ep = epoll_create1(0);
+
+	ck_assert_int_eq(pipe(p), 0);
+	close(closed);
+	errno = 0;
+	ck_assert_int_eq(sysshim_batch_add(b, closed, 1), -1);
+	ck_assert_int_eq(errno, EBADF);
+	errno = 0;
+	ck_assert_int_eq(sysshim_batch_add(b, -1, 1), -1);
+	ck_assert_int_eq(errno, EBADF);
+	int notefd[] = { p[1], devnull, ep };
+	for (int i = 0; i < 3; i++) {
+		errno = 0;
+		ck_assert_int_eq(sysshim_batch_add(b, notefd[i], 1), -1);
+		ck_assert_int_eq(errno, EINVAL);
+	}
+	ck_assert_uint_eq(b->n, 0);
+	errno = 0;
+	ck_assert_int_eq(sysshim_batch_forget(b, a), -1);
+	ck_assert_int_eq(errno, ENOENT);
+
+	/* An fd closed behind the batch's back: reported, kept, the others applied.
+	 * (A first flush sets up the ring, so that its fd cannot take the number.) */
+	ck_assert_int_eq(sysshim_batch_add(b, a, 1), 0);
+	ck_assert_int_eq(sysshim_batch_add(b, c, 1), 0);
+	ck_assert_int_eq(sysshim_batch_flush(b), 0);
+	ck_assert_uint_eq(kread(a), 1);
+	ck_assert_uint_eq(kread(c), 1);
+	int d = efd(0, EFD_NONBLOCK);
+	ck_assert_int_eq(sysshim_batch_add(b, a, 4), 0);
+	ck_assert_int_eq(sysshim_batch_add(b, d, 6), 0);
+	ck_assert_int_eq(sysshim_batch_add(b, c, 5), 0);
+	close(d);
+	errno = 0;
+	ck_assert_int_eq(sysshim_batch_flush(b), -1);
+	ck_assert_int_eq(errno, EBADF);
+	ck_assert_uint_eq(sysshim_batch_left(b), 1);
+	ck_assert_uint_eq(ent_of(b, d)->value, 6);
+	ck_assert_int_eq(ent_of(b, d)->error, EBADF);
+	ck_assert_uint_eq(kread(a), 4);
+	ck_assert_uint_eq(kread(c), 5);
+	ck_assert_int_eq(sysshim_batch_forget(b, d), 0);
+	ck_assert_int_eq(sysshim_batch_flush(b), 0);
+
+	/* A full batch says so. */
+	struct sysshim_batch small;
+	struct sysshim_batch_ent two[2];
+	ck_assert_int_eq(sysshim_batch_init(&small, two, 2), 0);
+	ck_assert_int_eq(sysshim_batch_add(&small, a, 1), 0);
+	ck_assert_int_eq(sysshim_batch_add(&small, c, 1), 0);
+	int e3 = efd(0, 0);
+	errno = 0;
+	ck_assert_int_eq(sysshim_batch_add(&small, e3, 1), -1);
+	ck_assert_int_eq(errno, ENOBUFS);
+	sysshim_batch_destroy(&small);
+	sysshim_batch_destroy(b);
+}
+END_TEST
+
+static Suite *suite(void)
+{
+	Suite *s = suite_create("eventfd");
+	TCase *t = tcase_create("notifier");
+	tcase_add_test(t, notifier_basics);
+	tcase_add_test(t, notifier_blocking_read);
+	tcase_add_test(t, notifier_errors);
+	tcase_add_test(t, notifier_emfile);
+	tcase_add_test(t, notifier_signal_handler);
+	tcase_set_timeout(t, 30 * slow());
+	suite_add_tcase(s, t);
+
+	t = tcase_create("stress");
+	tcase_add_loop_test(t, stress_no_lost_wakeup, 0, 6);
+	tcase_add_test(t, stress_harness_catches_broken_protocol);
+	tcase_add_loop_test(t, membarrier_refused_or_off, 0, 3);
+	tcase_add_test(t, membarrier_refused_later);
+	tcase_set_timeout(t, 90 * slow());
+	suite_add_tcase(s, t);
+
+	t = tcase_create("batch");
+	tcase_add_loop_test(t, batch_sums_per_fd, 0, 2);
+	tcase_add_loop_test(t, batch_semaphore_counts, 0, 2);
+	tcase_add_loop_test(t, batch_overflow_partial_flush, 0, 2);
+	tcase_add_test(t, batch_split_at_max);
+	tcase_add_test(t, batch_blocking_fd_blocks);
+	tcase_add_test(t, batch_uring_used);
+	tcase_add_loop_test(t, batch_bad_fds, 0, 2);
+	tcase_add_test(t, batch_uring_after_fork);
+	tcase_set_timeout(t, 30 * slow());
+	suite_add_tcase(s, t);
+
+	t = tcase_create("fallback");
+	tcase_add_loop_test(t, fallback_seccomp_denies_setup, 0, 2);
+	tcase_add_test(t, fallback_seccomp_after_probe);
+	tcase_add_test(t, fallback_env_switch);
+	tcase_set_timeout(t, 30 * slow());
+	suite_add_tcase(s, t);
+	return s;
+}
+
+int main(void)
+{
+	SRunner *sr = srunner_create(suite());
+	srunner_set_fork_status(sr, CK_FORK);
+	srunner_run_all(sr, CK_NORMAL);
+	int failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}
