@@ -40,8 +40,7 @@ TOOLS = $(TOOLS-$(HOSTED))
 CHECK_PARTS = check-host
 # Debian packages each part needs; tools/need installs the missing ones.
 PKGS_BUILD = gcc make libc6-dev
-PKGS_CHECK = check pkg-config strace valgrind musl-tools git python3 findutils coreutils \
-	libclang-rt-14-dev clang
+PKGS_CHECK = check pkg-config strace valgrind musl-tools git python3 findutils coreutils binutils
 
 all: $(LIBS-yes) $(TOOLS)
 
