@@ -91,5 +91,6 @@ static inline int ss_bad_ptr(const void *p)
 
 hidden void __ss_statx_to_stat(struct stat *st, const struct statx *stx);
 hidden void __ss_stat_to_statx(struct statx *stx, const struct stat *st);
+hidden long __ss_stat_by_statx(int fd, const char *path, int flag, struct stat *st);
 
 #endif

@@ -21,6 +21,20 @@ void __ss_statx_to_stat(struct stat *st, const struct statx *stx)
 	KSTAT_PAD_CLEAR(st);
 }
 
+/* A struct stat from the statx syscall: the kernel checks everything but the output
+ * buffer, which is ours to refuse when it cannot be written. */
+long __ss_stat_by_statx(int fd, const char *path, int flag, struct stat *st)
+{
+	struct statx stx;
+	long r = __syscall(SYS_statx, fd, path, flag, STATX_BASIC_STATS, &stx);
+	if (r)
+		return r;
+	if (ss_bad_ptr(st))
+		return -EFAULT;
+	__ss_statx_to_stat(st, &stx);
+	return 0;
+}
+
 static void set_ts(struct statx_timestamp *ts, long sec, unsigned long nsec)
 {
 	ts->tv_sec = sec;

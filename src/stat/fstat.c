@@ -3,9 +3,6 @@
 
 static long fd_try(int s, int fd, struct stat *st)
 {
-	struct statx stx;
-	long r;
-
 	if (fd < 0)
 		return -EBADF;
 	switch (s) {
@@ -17,14 +14,7 @@ static long fd_try(int s, int fd, struct stat *st)
 		return __syscall(SYS_newfstatat, fd, "", st, AT_EMPTY_PATH);
 	case SS_STATX_NULL:
 	case SS_STATX_EMPTY:
-		r = __syscall(SYS_statx, fd, s == SS_STATX_NULL ? 0 : "", AT_EMPTY_PATH,
-			      STATX_BASIC_STATS, &stx);
-		if (r)
-			return r;
-		if (ss_bad_ptr(st))
-			return -EFAULT;
-		__ss_statx_to_stat(st, &stx);
-		return 0;
+		return __ss_stat_by_statx(fd, s == SS_STATX_NULL ? 0 : "", AT_EMPTY_PATH, st);
 	}
 	/* Every way refused: the answer is what glibc's own call gets. */
 	return __syscall(SYS_newfstatat, fd, "", st, AT_EMPTY_PATH);

@@ -16,21 +16,12 @@ static int empty_path_on_fd(unsigned v, int fd, const char *path, int flag)
  * newfstatat refuse it (statx and newfstatat disagree under qemu-user 10). */
 static long by_statx(unsigned v, int fd, const char *path, struct stat *st, int flag)
 {
-	struct statx stx;
-
 	if (!path && (SS_ST_CAPS(v) & (SS_CAP_NEWFSTATAT | SS_CAP_NEWFSTATAT_NULL)) ==
 			     SS_CAP_NEWFSTATAT)
 		return -EFAULT;
-
 	if ((flag & AT_STATX_SYNC_TYPE) == AT_STATX_SYNC_TYPE)
 		flag &= ~AT_STATX_SYNC_TYPE;
-	long r = __syscall(SYS_statx, fd, path, flag, STATX_BASIC_STATS, &stx);
-	if (r)
-		return r;
-	if (ss_bad_ptr(st))
-		return -EFAULT;
-	__ss_statx_to_stat(st, &stx);
-	return 0;
+	return __ss_stat_by_statx(fd, path, flag, st);
 }
 
 long __ss_fstatat(int fd, const char *path, struct stat *st, int flag)
