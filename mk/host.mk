@@ -19,6 +19,10 @@ $(B)/bench/bench_%: bench/bench_%.c $(wildcard bench/*.h) $(B)/lib/libsysshim.a
 	@mkdir -p $(dir $@)
 	$(CC) $(TEST_CFLAGS) -O2 $(TEST_LDFLAGS) -o $@ $< $(B)/lib/libsysshim.a -lpthread $(BENCH_LDLIBS_$*)
 
+# Shell-level checks: configure, the cross builds, make install and pkg-config.
+HOST_SCRIPTS = tests/build.sh
+PKGS_CHECK += file gcc-aarch64-linux-gnu libc6-dev-arm64-cross clang-19 lld-19 llvm-16
+
 tests: $(TEST_BINS)
 
 # Each suite prints Check's own summary line; the run fails if any suite fails.
