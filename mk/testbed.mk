@@ -1,0 +1,141 @@
+# Test beds (issue 3): Debian's own 6.1 kernel under qemu-system-x86_64, aarch64 and
+# loongarch64 under qemu-user 7.2 (Debian 12) and 10.0 (Debian 13). See docs/testbed.md.
+#
+#   make check-kernel   static suites + sysshim-probe in an initramfs, booted on Debian's
+#                       linux-image-6.1.0-*-amd64-unsigned (TCG); also runs on check
+#   make bench-kernel   the same boot running the static stat benchmark (bench/bench_stat.c);
+#                       fails unless sysshim fstat is 2x faster than glibc 2.36 fstat()
+#   make check-cross    aarch64 (Check suites, static) and loongarch64 (freestanding
+#                       tests/cross/la64_test.c) under qemu-user 7.2 and 10.0
+#   make testbed-fetch  only the downloads (kernel, arm64 Check, trixie qemu-user)
+#   make deps-testbed   apt-get install the Debian packages these need (tools/need)
+#
+# Downloads are cached under $(TB) (build/testbed): a second run downloads nothing.
+# TB_KABI=57 picks linux-image-6.1.0-57-amd64-unsigned (default: the newest apt knows).
+
+TB ?= $(B)/testbed
+TB_SB ?= $(B)/static
+TB_A64 ?= $(B)/aarch64
+TB_LA64 ?= $(B)/la64
+TB_KABI ?=
+TB_CK_TIMEOUT ?= 120
+# The benchmark's size in the guest (TCG: a syscall costs microseconds; the host's
+# defaults, 11 rounds x 200000 calls, would take most of an hour there).
+TB_BENCH_ITERS ?= 20000
+TB_BENCH_ROUNDS ?= 7
+# Sub-makes change B: hand them the test-bed directories as they are here.
+TB_PASS = TB=$(TB) TB_SB=$(TB_SB) TB_A64=$(TB_A64) TB_LA64=$(TB_LA64)
+
+PKGS_TESTBED = make gcc libc6-dev binutils coreutils apt dpkg cpio gzip pkg-config \
+	check libsubunit-dev qemu-system-x86 qemu-user \
+	gcc-aarch64-linux-gnu libc6-dev-arm64-cross clang-19 lld-19 llvm-16
+
+CHECK_PARTS += check-kernel check-cross
+
+# The suites every part runs: all tests/check_* but check_preload (it needs host
+# programs: ls, git, strace); the benchmarks: all bench/bench_*.
+TB_SUITE_NAMES = $(filter-out check_preload,$(patsubst tests/%.c,%,$(wildcard tests/check_*.c)))
+# bench-kernel runs the stat benchmark; TB_KBENCH="bench_stat bench_x" adds others (a
+# benchmark that links more libraries needs their static archives).
+TB_KBENCH ?= bench_stat
+TB_BENCH_NAMES = $(filter $(TB_KBENCH),$(patsubst bench/%.c,%,$(wildcard bench/bench_*.c)))
+TB_X86_SUITES = $(TB_SUITE_NAMES:%=$(TB_SB)/tests/%)
+TB_X86_BENCH = $(TB_BENCH_NAMES:%=$(TB_SB)/bench/%)
+TB_A64_SUITES = $(TB_SUITE_NAMES:%=$(TB_A64)/tests/%)
+
+TB_HOSTCC ?= gcc
+TB_A64_ROOT = $(abspath $(TB))/arm64/root
+TB_A64_CC = aarch64-linux-gnu-gcc
+TB_LA64_CC = clang-19 --target=loongarch64-linux-gnu -mno-lsx
+TB_TRIXIE_BIN = $(TB)/trixie/root/usr/bin
+
+deps-testbed:
+	@tools/need $(PKGS_TESTBED)
+
+# ---- downloads (cached)
+tb-fetch-kernel: deps-testbed
+	@tools/testbed/fetch-kernel.sh $(TB)/kernel $(TB_KABI)
+
+tb-fetch-arm64: deps-testbed
+	@tools/testbed/apt-private.sh $(TB)/arm64 arm64 system check libsubunit-dev libsubunit0
+
+tb-fetch-trixie: deps-testbed
+	@tools/testbed/apt-private.sh $(TB)/trixie amd64 trixie qemu-user
+
+testbed-fetch: tb-fetch-kernel tb-fetch-arm64 tb-fetch-trixie
+
+# ---- x86_64: static suites, benchmarks, probe and /init for the initramfs
+tb-x86-static: deps-testbed
+	@$(MAKE) --no-print-directory $(TB_PASS) B=$(TB_SB) TEST_LDFLAGS=-static \
+		CHECK_LIBS="$$(pkg-config --libs --static check) -lpthread" \
+		$(TB_SB)/lib/libsysshim.a $(TB_X86_SUITES)
+
+tb-x86-bench: deps-testbed
+	@$(MAKE) --no-print-directory $(TB_PASS) B=$(TB_SB) TEST_LDFLAGS=-static \
+		BENCH_LDLIBS_eventfd=-l:libuv_a.a $(TB_SB)/lib/libsysshim.a $(TB_X86_BENCH)
+
+$(TB)/x86_64/init: tests/kernel/init.c
+	@mkdir -p $(dir $@)
+	$(TB_HOSTCC) -static -O2 -Wall -o $@ $<
+
+$(TB)/x86_64/sysshim-probe: tools/sysshim-probe.c $(TB_SB)/lib/libsysshim.a include/sysshim.h
+	@mkdir -p $(dir $@)
+	$(TB_HOSTCC) -static -O2 -Wall -Iinclude -o $@ $< $(TB_SB)/lib/libsysshim.a
+
+$(TB)/x86_64/check.cpio.gz: $(TB)/x86_64/init $(TB)/x86_64/sysshim-probe $(TB_X86_SUITES) \
+		tools/testbed/mkinitramfs.sh
+	tools/testbed/mkinitramfs.sh $@ $(TB)/x86_64/init $(TB)/x86_64/sysshim-probe \
+		$(TB_X86_SUITES:%=t:%)
+
+$(TB)/x86_64/bench.cpio.gz: $(TB)/x86_64/init $(TB)/x86_64/sysshim-probe $(TB_X86_BENCH) \
+		tools/testbed/mkinitramfs.sh
+	@test -n "$(TB_X86_BENCH)" || { echo "testbed: no bench/bench_*.c to run" >&2; exit 1; }
+	tools/testbed/mkinitramfs.sh $@ $(TB)/x86_64/init $(TB)/x86_64/sysshim-probe \
+		$(TB_X86_BENCH:%=b:%)
+
+check-kernel: deps-testbed tb-fetch-kernel tb-x86-static
+	@$(MAKE) --no-print-directory $(TB)/x86_64/check.cpio.gz
+	@echo "testbed: the same static suites on the host ($$(uname -r)) for comparison"
+	@tools/testbed/host-suites.sh $(TB)/x86_64/host-results.txt $(TB_X86_SUITES)
+	@CK_DEFAULT_TIMEOUT=$(TB_CK_TIMEOUT) TB_HOST_RESULTS=$(TB)/x86_64/host-results.txt \
+		tools/testbed/run-kernel.sh check $(TB)/kernel/vmlinuz $(TB)/x86_64/check.cpio.gz \
+		$(TB)/x86_64
+
+bench-kernel: deps-testbed tb-fetch-kernel tb-x86-bench
+	@$(MAKE) --no-print-directory $(TB)/x86_64/bench.cpio.gz
+	@TB_APPEND="SYSSHIM_BENCH_ITERS=$(TB_BENCH_ITERS) SYSSHIM_BENCH_ROUNDS=$(TB_BENCH_ROUNDS)" \
+		tools/testbed/run-kernel.sh bench $(TB)/kernel/vmlinuz $(TB)/x86_64/bench.cpio.gz \
+		$(TB)/x86_64
+
+# ---- aarch64: the library, the Check suites and the probe, static
+tb-aarch64: deps-testbed tb-fetch-arm64
+	@$(MAKE) --no-print-directory $(TB_PASS) B=$(TB_A64) ARCH=aarch64 CC=$(TB_A64_CC) \
+		AR=aarch64-linux-gnu-ar RANLIB=aarch64-linux-gnu-ranlib SHARED=no HOSTED=yes \
+		TEST_LDFLAGS=-static CHECK_CFLAGS=-I$(TB_A64_ROOT)/usr/include \
+		CHECK_LIBS="-L$(TB_A64_ROOT)/usr/lib/aarch64-linux-gnu -lcheck -lsubunit -lrt -lm -lpthread" \
+		$(TB_A64)/lib/libsysshim.a $(TB_A64_SUITES) $(TB)/aarch64/sysshim-probe
+
+$(TB)/aarch64/sysshim-probe: tools/sysshim-probe.c $(TB_A64)/lib/libsysshim.a include/sysshim.h
+	@mkdir -p $(dir $@)
+	$(TB_A64_CC) -static -O2 -Wall -Iinclude -o $@ $< $(TB_A64)/lib/libsysshim.a
+
+# ---- loongarch64: the freestanding library and la64_test
+tb-la64: deps-testbed
+	@$(MAKE) --no-print-directory $(TB_PASS) B=$(TB_LA64) ARCH=loongarch64 HOSTED=no SHARED=no \
+		CC="$(TB_LA64_CC)" AR=llvm-ar-16 RANLIB=llvm-ranlib-16 \
+		$(TB_LA64)/lib/libsysshim.a $(TB)/la64/la64_test
+
+$(TB)/la64/la64_test: tests/cross/la64_test.c $(TB_LA64)/lib/libsysshim.a \
+		$(wildcard src/internal/*.h arch/loongarch64/*.h arch/generic/*.h) include/sysshim.h
+	@mkdir -p $(dir $@)
+	$(TB_LA64_CC) -ffreestanding -nostdlib -fno-stack-protector -static -O2 -g -Wall -Wextra \
+		-Wno-unused-parameter -Iarch/loongarch64 -Isrc/internal -Iinclude \
+		-fuse-ld=lld -Wl,-e,_start -o $@ $< $(TB_LA64)/lib/libsysshim.a
+
+check-cross: deps-testbed tb-fetch-trixie tb-aarch64 tb-la64
+	@TB_EMUS="7.2=/usr/bin 10.0=$(TB_TRIXIE_BIN)" TB_A64_PROBE=$(TB)/aarch64/sysshim-probe \
+		TB_A64_SUITES="$(abspath $(TB_A64_SUITES))" TB_LA64_TEST=$(abspath $(TB))/la64/la64_test \
+		CK_DEFAULT_TIMEOUT=$(TB_CK_TIMEOUT) tools/testbed/run-cross.sh $(TB)/cross
+
+.PHONY: deps-testbed testbed-fetch tb-fetch-kernel tb-fetch-arm64 tb-fetch-trixie \
+	tb-x86-static tb-x86-bench tb-aarch64 tb-la64 check-kernel bench-kernel check-cross
