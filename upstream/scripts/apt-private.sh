@@ -30,9 +30,6 @@ awk -v type="$type" -v suites="${suites# }" -v sec="${sec# }" '
 		print
 	}' "$src" > "$d/private.sources"
 
-
-
-
 opts="-o Dir::Etc::SourceList=$d/private.sources -o Dir::Etc::SourceParts=/dev/null \
  -o Dir::State::Lists=$d/lists -o Dir::Cache=$d/cache \
  -o Dir::State::status=/var/lib/dpkg/status -o APT::Get::List-Cleanup=0"

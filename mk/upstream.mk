@@ -1,0 +1,45 @@
+# mk/upstream.mk: the upstream proposals (issue 8), built and tested.
+#
+#   make check-upstream        everything below
+#   make check-upstream-musl   musl 1.2.6: patch series, x86_64 + loongarch64
+#                              builds (patched and unpatched), tests under
+#                              qemu-loongarch64 7.2 and 10.0 and natively
+#   make check-upstream-glibc  Debian glibc 2.36-9+deb12u14 + fstat backport:
+#                              build (~15 min), io/tst-stat, io/tst-fstatat,
+#                              static fstat-bench with strace check
+#
+# Downloads, source trees and builds are cached under $(BUILD)/upstream/;
+# stamps make reruns cheap.  The Debian packages needed are installed with
+# apt-get install -y (the list is printed); a missing tool fails the target.
+# Results: $(BUILD)/upstream/musl/results/summary.txt,
+#          $(BUILD)/upstream/glibc/results/{io-tests,strace,bench}.txt,
+#          build times in $(BUILD)/upstream/musl/times.txt and
+#          $(BUILD)/upstream/glibc/build/times.
+
+BUILD ?= build
+
+UPSTREAM_TOP := $(abspath $(dir $(lastword $(MAKEFILE_LIST)))/..)
+UPSTREAM_DIR := $(abspath $(BUILD))/upstream
+UPSTREAM_ENV := UP=$(UPSTREAM_DIR) TOP=$(UPSTREAM_TOP)
+UPSTREAM_SH  := $(UPSTREAM_TOP)/upstream/scripts
+
+.PHONY: check-upstream check-upstream-musl check-upstream-glibc upstream-tools
+
+check-upstream: check-upstream-musl check-upstream-glibc
+
+upstream-tools:
+	$(UPSTREAM_SH)/tools.sh
+
+check-upstream-musl: upstream-tools
+	$(UPSTREAM_ENV) $(UPSTREAM_SH)/musl.sh fetch
+	$(UPSTREAM_ENV) $(UPSTREAM_SH)/musl.sh build x86_64 orig
+	$(UPSTREAM_ENV) $(UPSTREAM_SH)/musl.sh build x86_64 patched
+	$(UPSTREAM_ENV) $(UPSTREAM_SH)/musl.sh build loongarch64 orig
+	$(UPSTREAM_ENV) $(UPSTREAM_SH)/musl.sh build loongarch64 patched
+	$(UPSTREAM_ENV) $(UPSTREAM_SH)/musl.sh test
+
+check-upstream-glibc: upstream-tools
+	$(UPSTREAM_ENV) $(UPSTREAM_SH)/glibc.sh fetch
+	$(UPSTREAM_ENV) $(UPSTREAM_SH)/glibc.sh build
+	$(UPSTREAM_ENV) $(UPSTREAM_SH)/glibc.sh test
+	$(UPSTREAM_ENV) $(UPSTREAM_SH)/glibc.sh bench
