@@ -54,8 +54,16 @@ kernel-patches-initramfs:
 kernel-patches-boot:
 	$(KP_RUN) boot '$(KP_KERNEL)' '$(KP_INITRD)' $(KP_APPEND)
 
+# Then the project's own suites and probe (the initramfs of `make check-kernel`) on both
+# kernels: stock must refuse a NULL path, patched must accept it.
 check-kernel-patches:
 	$(KP_RUN) checkpatch check
+	@$(MAKE) --no-print-directory tb-x86-static
+	@$(MAKE) --no-print-directory $(TB)/x86_64/check.cpio.gz
+	@for k in stock patched; do echo "kernel-patches: the project's suites on the $$k kernel"; \
+		CK_DEFAULT_TIMEOUT=$(TB_CK_TIMEOUT) TB_EXPECT=$$k tools/testbed/run-kernel.sh check \
+		'$(KP_BUILD_DIR)/bzImage-'$$k $(TB)/x86_64/check.cpio.gz \
+		'$(KP_BUILD_DIR)/suites-'$$k || exit 1; done
 
 bench-kernel-patches:
 	$(KP_RUN) bench

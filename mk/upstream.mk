@@ -43,3 +43,5 @@ check-upstream-glibc: upstream-tools
 	$(UPSTREAM_ENV) $(UPSTREAM_SH)/glibc.sh build
 	$(UPSTREAM_ENV) $(UPSTREAM_SH)/glibc.sh test
 	$(UPSTREAM_ENV) $(UPSTREAM_SH)/glibc.sh bench
+	@$(MAKE) --no-print-directory tb-fetch-kernel $(TB)/x86_64/init $(TB)/x86_64/sysshim-probe
+	$(UPSTREAM_SH)/glibc-kernel.sh $(TB) $(UPSTREAM_DIR)/glibc

@@ -91,8 +91,17 @@ expect() { # description, pattern
 }
 expect "kernel is 6.1" '"kernel": "6\.1\.'
 expect "statx present" '"statx": true'
-expect "statx(fd, NULL, AT_EMPTY_PATH) refused (EFAULT before 6.11)" '"statx_null": false'
-expect "newfstatat(fd, NULL, AT_EMPTY_PATH) refused" '"newfstatat_null": false'
+# TB_EXPECT=patched: a 6.1 kernel with kernel-patches/linux-6.1 applied, which accepts a
+# NULL path with AT_EMPTY_PATH as 6.11 does.
+if [ "${TB_EXPECT:-stock}" = patched ]; then
+	expect "statx(fd, NULL, AT_EMPTY_PATH) accepted (the patch series)" '"statx_null": true'
+	expect "newfstatat(fd, NULL, AT_EMPTY_PATH) accepted (the patch series)" '"newfstatat_null": true'
+	expect "fstatat(fd, \"\", AT_EMPTY_PATH) left to the kernel's fast path" '"fstatat_empty_path": "newfstatat"'
+else
+	expect "statx(fd, NULL, AT_EMPTY_PATH) refused (EFAULT before 6.11)" '"statx_null": false'
+	expect "newfstatat(fd, NULL, AT_EMPTY_PATH) refused" '"newfstatat_null": false'
+	expect "fstatat(fd, \"\", AT_EMPTY_PATH) sent to the fstat syscall" '"fstatat_empty_path": "fstat"'
+fi
 expect "fstat strategy is the fstat syscall" '"fstat": "fstat"'
 expect "not forced" '"forced": "auto"'
 

@@ -1,0 +1,33 @@
+#!/bin/sh
+# upstream/scripts/glibc-kernel.sh TB G: boots Debian's 6.1 kernel (the test bed of
+# `make check-kernel`, cached in TB) with the two static fstat-bench binaries of G (glibc
+# 2.36 with the backport, and Debian's own libc.a) and checks that the backport's fstat()
+# costs what the raw fstat syscall costs there, and Debian's about 2.5 times that.
+# Prints the table and "glibc-6.1: N passed, N failed".
+set -eu
+tb=$1 g=$2
+out=$g/results/kernel-6.1
+mkdir -p "$out"
+cp "$g/fstat-bench-static" "$out/fstat-bench-backport"
+cp "$g/fstat-bench-static-debian" "$out/fstat-bench-debian"
+tools/testbed/mkinitramfs.sh "$out/bench.cpio.gz" "$tb/x86_64/init" "$tb/x86_64/sysshim-probe" \
+	"b:$out/fstat-bench-backport" "b:$out/fstat-bench-debian" >/dev/null
+TB_TIMEOUT=${TB_TIMEOUT:-600} tools/testbed/run-kernel.sh bench "$tb/kernel/vmlinuz" \
+	"$out/bench.cpio.gz" "$out" > "$out/run.log" 2>&1 || { cat "$out/run.log"; exit 1; }
+# "OUT fstat-bench-backport| bench: fstat()  N ns/call (R x raw fstat)", one per round.
+ratio() {
+	sed -n "s/^OUT $1| bench: fstat() .*(\([0-9.]*\) x raw fstat)/\1/p" "$out/bench.log" |
+		sort -n | awk '{ v[NR] = $1 } END { if (NR) print v[int((NR + 1) / 2)] }'
+}
+b=$(ratio fstat-bench-backport) d=$(ratio fstat-bench-debian)
+echo "glibc fstat() on Debian's 6.1 kernel (qemu-system TCG), median ratio to the raw fstat syscall:"
+echo "  glibc 2.36 + backport (fstat syscall):             ${b:-none}"
+echo "  Debian's glibc 2.36 (newfstatat(fd, \"\")):          ${d:-none}"
+sed -n 's/^OUT \(fstat-bench-[a-z]*\)| bench: /  \1: /p' "$out/bench.log" | head -12
+pass=0 fail=0
+check() { if awk "BEGIN { exit !($2) }"; then pass=$((pass + 1)); echo "  ok   $1"; else
+	fail=$((fail + 1)); echo "  FAIL $1"; fi; }
+check "backport's fstat() within 15% of the raw syscall ($b)" "${b:-9} <= 1.15"
+check "Debian's fstat() at least 1.8 times the raw syscall ($d)" "${d:-0} >= 1.8"
+echo "glibc-6.1: $pass passed, $fail failed"
+[ "$fail" = 0 ]
