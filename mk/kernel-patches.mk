@@ -57,7 +57,7 @@ kernel-patches-boot:
 # Then the project's own suites and probe (the initramfs of `make check-kernel`) on both
 # kernels: stock must refuse a NULL path, patched must accept it.
 check-kernel-patches:
-	$(KP_RUN) checkpatch check
+	$(KP_RUN) deps fetch unpack checkpatch check
 	@$(MAKE) --no-print-directory tb-x86-static
 	@$(MAKE) --no-print-directory $(TB)/x86_64/check.cpio.gz
 	@for k in stock patched; do echo "kernel-patches: the project's suites on the $$k kernel"; \
