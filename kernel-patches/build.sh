@@ -291,6 +291,11 @@ seed_from_stock() {
 		xargs -0 -r sed -i "s|$PRISTINE|$PATCHED|g; s|$from|$to|g"
 	ln -sfn "$PATCHED" "$to.tmp/source"
 	rm -f "$to.tmp/arch/x86/boot/bzImage" "$to.tmp/vmlinux"
+	# The copied objects are newer than the patched sources when the series was applied
+	# before the stock build: make the files the series touches newer than them.
+	series_patches | xargs sed -n 's|^+++ b/||p' | sort -u | while read -r f; do
+		touch "$PATCHED/$f"
+	done
 	mv "$to.tmp" "$to"
 }
 
