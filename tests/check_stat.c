@@ -139,59 +139,35 @@ static int open_objects(struct obj *o)
 	return n;
 }
 
-static void same_stat(const char *what, int ra, int ea, const struct stat *a, int rb, int eb,
-		      const struct stat *b)
+/* The call's return value and errno against the kernel's; on success, the fields
+ * (d: the first differing field's name, or NULL). */
+static void same_result(const char *what, int ra, int ea, int rb, int eb, const char *d)
 {
 	ck_assert_msg(ra == rb, "%s: returned %d (errno %d), expected %d (errno %d)", what, ra, ea,
 		      rb, eb);
 	if (ra)
 		ck_assert_msg(ea == eb, "%s: errno %d (%s), expected %d (%s)", what, ea,
 			      strerror(ea), eb, strerror(eb));
-	else {
-		const char *d = stat_diff(a, b);
+	else
 		ck_assert_msg(!d, "%s: field %s differs", what, d);
-	}
 }
 
-/* Runs CALL and the kernel's EXPECT, each into its own buffer, and compares. */
-#define CMP(what, call, expect)                                                         \
+/* Runs CALL and the kernel's EXPECT, each into its own TYPE buffer, and compares. */
+#define CMP_T(type, diff, what, call, expect)                                           \
 	do {                                                                            \
-		struct stat a_, b_;                                                     \
+		type a_, b_;                                                            \
 		memset(&a_, 0x5a, sizeof a_);                                           \
 		memset(&b_, 0xa5, sizeof b_);                                           \
 		errno = 0;                                                              \
 		int ra_ = (call), ea_ = errno;                                          \
 		errno = 0;                                                              \
 		int rb_ = (expect), eb_ = errno;                                        \
-		same_stat(what, ra_, ea_, &a_, rb_, eb_, &b_);                          \
+		same_result(what, ra_, ea_, rb_, eb_, ra_ ? NULL : diff(&a_, &b_));     \
 	} while (0)
+#define CMP(what, call, expect) CMP_T(struct stat, stat_diff, what, call, expect)
+#define CMPX(what, call, expect) CMP_T(struct statx, statx_diff, what, call, expect)
 #define A (&a_)
 #define Bk (&b_)
-
-static void same_statx(const char *what, int ra, int ea, const struct statx *a, int rb, int eb,
-		       const struct statx *b)
-{
-	ck_assert_msg(ra == rb, "%s: returned %d (errno %d), expected %d (errno %d)", what, ra, ea,
-		      rb, eb);
-	if (ra)
-		ck_assert_msg(ea == eb, "%s: errno %d, expected %d", what, ea, eb);
-	else {
-		const char *d = statx_diff(a, b);
-		ck_assert_msg(!d, "%s: field %s differs", what, d);
-	}
-}
-
-#define CMPX(what, call, expect)                                                        \
-	do {                                                                            \
-		struct statx a_, b_;                                                    \
-		memset(&a_, 0x5a, sizeof a_);                                           \
-		memset(&b_, 0xa5, sizeof b_);                                           \
-		errno = 0;                                                              \
-		int ra_ = (call), ea_ = errno;                                          \
-		errno = 0;                                                              \
-		int rb_ = (expect), eb_ = errno;                                        \
-		same_statx(what, ra_, ea_, &a_, rb_, eb_, &b_);                         \
-	} while (0)
 
 START_TEST(fd_differential)
 {
