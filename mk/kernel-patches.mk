@@ -2,7 +2,7 @@
 # patched Linux 6.1 from Debian's linux-source-6.1, boot both under
 # qemu-system-x86_64 (TCG) with kernel-patches/test/kpatch-test.c as /init,
 # compare.  The work is done by kernel-patches/build.sh; everything it makes
-# is under $(BUILD)/kernel-patches/.  A clean run takes 15 - 20 minutes on
+# is under $(CACHE)/kernel-patches/ (outside the clone, keyed by the series).  A clean run takes 15 - 20 minutes on
 # 2 cores (two kernel builds); a second run is incremental.
 #
 #   make kernel-patches-build    bzImage-stock, bzImage-patched, arm64 fs/stat.o
@@ -11,7 +11,7 @@
 #   make kernel-patches-checkpatch   checkpatch.pl --strict on the series
 #   make kernel-patches-boot KP_KERNEL=... KP_INITRD=... [KP_APPEND='K=V ...']
 #   make kernel-patches-deps     apt-get install what is missing (root)
-#   make kernel-patches-clean    remove $(BUILD)/kernel-patches
+#   make kernel-patches-clean    remove $(CACHE)/kernel-patches
 #
 # Debian packages needed (kernel-patches-deps installs the missing ones):
 KERNEL_PATCHES_DEBS = build-essential make flex bison bc perl python3 \
@@ -23,9 +23,9 @@ KP_SAVED_DEFAULT_GOAL := $(.DEFAULT_GOAL)
 
 # The top Makefile calls its build directory B; BUILD follows it.
 BUILD ?= $(if $(B),$(B),build)
-KP_BUILD_DIR = $(BUILD)/kernel-patches
+KP_BUILD_DIR = $(CACHE)/kernel-patches
 KP_SCRIPT = kernel-patches/build.sh
-KP_RUN = KP_BUILD='$(KP_BUILD_DIR)' $(KP_SCRIPT)
+KP_RUN = $(call CACHE_LOCK,kernel-patches) env KP_BUILD='$(KP_BUILD_DIR)' $(KP_SCRIPT)
 KP_KERNEL ?= $(KP_BUILD_DIR)/bzImage-patched
 KP_INITRD ?= $(KP_BUILD_DIR)/kpt-initramfs.cpio.gz
 KP_APPEND ?= KPT_EXPECT=patched

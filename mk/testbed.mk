@@ -10,10 +10,12 @@
 #   make testbed-fetch  only the downloads (kernel, arm64 Check, trixie qemu-user)
 #   make deps-testbed   apt-get install the Debian packages these need (tools/need)
 #
-# Downloads are cached under $(TB) (build/testbed): a second run downloads nothing.
+# Downloads are cached under $(TB_DL) ($(CACHE)/testbed, outside the clone): a second run,
+# or a fresh clone, downloads nothing.
 # TB_KABI=57 picks linux-image-6.1.0-57-amd64-unsigned (default: the newest apt knows).
 
 TB ?= $(B)/testbed
+TB_DL ?= $(CACHE)/testbed
 TB_SB ?= $(B)/static
 TB_A64 ?= $(B)/aarch64
 TB_LA64 ?= $(B)/la64
@@ -24,7 +26,7 @@ TB_CK_TIMEOUT ?= 120
 TB_BENCH_ITERS ?= 20000
 TB_BENCH_ROUNDS ?= 7
 # Sub-makes change B: hand them the test-bed directories as they are here.
-TB_PASS = TB=$(TB) TB_SB=$(TB_SB) TB_A64=$(TB_A64) TB_LA64=$(TB_LA64)
+TB_PASS = TB=$(TB) TB_DL=$(TB_DL) TB_SB=$(TB_SB) TB_A64=$(TB_A64) TB_LA64=$(TB_LA64)
 
 PKGS_TESTBED = make gcc libc6-dev binutils coreutils apt dpkg cpio gzip pkg-config \
 	check libsubunit-dev qemu-system-x86 qemu-user \
@@ -44,23 +46,23 @@ TB_X86_BENCH = $(TB_BENCH_NAMES:%=$(TB_SB)/bench/%)
 TB_A64_SUITES = $(TB_SUITE_NAMES:%=$(TB_A64)/tests/%)
 
 TB_HOSTCC ?= gcc
-TB_A64_ROOT = $(abspath $(TB))/arm64/root
+TB_A64_ROOT = $(abspath $(TB_DL))/arm64/root
 TB_A64_CC = aarch64-linux-gnu-gcc
 TB_LA64_CC = clang-19 --target=loongarch64-linux-gnu -mno-lsx
-TB_TRIXIE_BIN = $(TB)/trixie/root/usr/bin
+TB_TRIXIE_BIN = $(TB_DL)/trixie/root/usr/bin
 
 deps-testbed:
 	@tools/need $(PKGS_TESTBED)
 
 # ---- downloads (cached)
 tb-fetch-kernel: deps-testbed
-	@tools/testbed/fetch-kernel.sh $(TB)/kernel $(TB_KABI)
+	@$(call CACHE_LOCK,kernel) tools/testbed/fetch-kernel.sh $(TB_DL)/kernel $(TB_KABI)
 
 tb-fetch-arm64: deps-testbed
-	@tools/testbed/apt-private.sh $(TB)/arm64 arm64 system check libsubunit-dev libsubunit0
+	@$(call CACHE_LOCK,arm64) tools/testbed/apt-private.sh $(TB_DL)/arm64 arm64 system check libsubunit-dev libsubunit0
 
 tb-fetch-trixie: deps-testbed
-	@tools/testbed/apt-private.sh $(TB)/trixie amd64 trixie qemu-user
+	@$(call CACHE_LOCK,trixie) tools/testbed/apt-private.sh $(TB_DL)/trixie amd64 trixie qemu-user
 
 testbed-fetch: tb-fetch-kernel tb-fetch-arm64 tb-fetch-trixie
 
@@ -98,13 +100,13 @@ check-kernel: deps-testbed tb-fetch-kernel tb-x86-static
 	@echo "testbed: the same static suites on the host ($$(uname -r)) for comparison"
 	@tools/testbed/host-suites.sh $(TB)/x86_64/host-results.txt $(TB_X86_SUITES)
 	@CK_DEFAULT_TIMEOUT=$(TB_CK_TIMEOUT) TB_HOST_RESULTS=$(TB)/x86_64/host-results.txt \
-		tools/testbed/run-kernel.sh check $(TB)/kernel/vmlinuz $(TB)/x86_64/check.cpio.gz \
+		tools/testbed/run-kernel.sh check $(TB_DL)/kernel/vmlinuz $(TB)/x86_64/check.cpio.gz \
 		$(TB)/x86_64
 
 bench-kernel: deps-testbed tb-fetch-kernel tb-x86-bench
 	@$(MAKE) --no-print-directory $(TB)/x86_64/bench.cpio.gz
 	@TB_APPEND="SYSSHIM_BENCH_ITERS=$(TB_BENCH_ITERS) SYSSHIM_BENCH_ROUNDS=$(TB_BENCH_ROUNDS)" \
-		tools/testbed/run-kernel.sh bench $(TB)/kernel/vmlinuz $(TB)/x86_64/bench.cpio.gz \
+		tools/testbed/run-kernel.sh bench $(TB_DL)/kernel/vmlinuz $(TB)/x86_64/bench.cpio.gz \
 		$(TB)/x86_64
 
 # ---- aarch64: the library, the Check suites and the probe, static

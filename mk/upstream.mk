@@ -8,19 +8,19 @@
 #                              build (~15 min), io/tst-stat, io/tst-fstatat,
 #                              static fstat-bench with strace check
 #
-# Downloads, source trees and builds are cached under $(BUILD)/upstream/;
+# Downloads, source trees and builds are cached under $(CACHE)/upstream/;
 # stamps make reruns cheap.  The Debian packages needed are installed with
 # apt-get install -y (the list is printed); a missing tool fails the target.
-# Results: $(BUILD)/upstream/musl/results/summary.txt,
-#          $(BUILD)/upstream/glibc/results/{io-tests,strace,bench}.txt,
-#          build times in $(BUILD)/upstream/musl/times.txt and
-#          $(BUILD)/upstream/glibc/build/times.
+# Results: $(CACHE)/upstream/musl/results/summary.txt,
+#          $(CACHE)/upstream/glibc/results/{io-tests,strace,bench}.txt,
+#          build times in $(CACHE)/upstream/musl/times.txt and
+#          $(CACHE)/upstream/glibc/build/times.
 
 BUILD ?= build
 
 UPSTREAM_TOP := $(abspath $(dir $(lastword $(MAKEFILE_LIST)))/..)
-UPSTREAM_DIR := $(abspath $(BUILD))/upstream
-UPSTREAM_ENV := UP=$(UPSTREAM_DIR) TOP=$(UPSTREAM_TOP)
+UPSTREAM_DIR := $(abspath $(CACHE))/upstream
+UPSTREAM_ENV = $(call CACHE_LOCK,upstream) env UP=$(UPSTREAM_DIR) TOP=$(UPSTREAM_TOP)
 UPSTREAM_SH  := $(UPSTREAM_TOP)/upstream/scripts
 
 .PHONY: check-upstream check-upstream-musl check-upstream-glibc upstream-tools
@@ -50,4 +50,4 @@ check-upstream-glibc: upstream-tools
 	$(UPSTREAM_ENV) $(UPSTREAM_SH)/glibc.sh test
 	$(UPSTREAM_ENV) $(UPSTREAM_SH)/glibc.sh bench
 	@$(MAKE) --no-print-directory tb-fetch-kernel $(TB)/x86_64/init $(TB)/x86_64/sysshim-probe
-	$(UPSTREAM_SH)/glibc-kernel.sh $(TB) $(UPSTREAM_DIR)/glibc
+	$(UPSTREAM_SH)/glibc-kernel.sh $(TB) $(UPSTREAM_DIR)/glibc $(TB_DL)/kernel/vmlinuz

@@ -1,18 +1,18 @@
 #!/bin/sh
-# upstream/scripts/glibc-kernel.sh TB G: boots Debian's 6.1 kernel (the test bed of
+# upstream/scripts/glibc-kernel.sh TB G VMLINUZ: boots Debian's 6.1 kernel (the test bed of
 # `make check-kernel`, cached in TB) with the two static fstat-bench binaries of G (glibc
 # 2.36 with the backport, and Debian's own libc.a) and checks that the backport's fstat()
 # costs what the raw fstat syscall costs there, and Debian's about 2.5 times that.
 # Prints the table and "glibc-6.1: N passed, N failed".
 set -eu
-tb=$1 g=$2
+tb=$1 g=$2 vmlinuz=$3
 out=$g/results/kernel-6.1
 mkdir -p "$out"
 cp "$g/fstat-bench-static" "$out/fstat-bench-backport"
 cp "$g/fstat-bench-static-debian" "$out/fstat-bench-debian"
 tools/testbed/mkinitramfs.sh "$out/bench.cpio.gz" "$tb/x86_64/init" "$tb/x86_64/sysshim-probe" \
 	"b:$out/fstat-bench-backport" "b:$out/fstat-bench-debian" >/dev/null
-TB_TIMEOUT=${TB_TIMEOUT:-600} tools/testbed/run-kernel.sh bench "$tb/kernel/vmlinuz" \
+TB_TIMEOUT=${TB_TIMEOUT:-600} tools/testbed/run-kernel.sh bench "$vmlinuz" \
 	"$out/bench.cpio.gz" "$out" > "$out/run.log" 2>&1 || { cat "$out/run.log"; exit 1; }
 # "OUT fstat-bench-backport| bench: fstat()  N ns/call (R x raw fstat)", one per round.
 ratio() {
