@@ -64,6 +64,14 @@ tb-fetch-arm64: deps-testbed
 tb-fetch-trixie: deps-testbed
 	@$(call CACHE_LOCK,trixie) tools/testbed/apt-private.sh $(TB_DL)/trixie amd64 trixie qemu-user
 
+# Debian 13's kernel for x86_64 (linux-image-6.12.N+deb13-amd64-unsigned, private apt):
+# $(TB_K612)/vmlinuz, kernel.txt names the package and version.
+TB_K612 = $(TB_DL)/kernel-amd64-6.12
+tb-fetch-kernel-6.12: deps-testbed
+	@$(call CACHE_LOCK,kernel-amd64-6.12) tools/testbed/fetch-debian-kernel.sh $(TB_K612) amd64 trixie
+
+tb-fetch-kernels: tb-fetch-kernel tb-fetch-kernel-6.12
+
 testbed-fetch: tb-fetch-kernel tb-fetch-arm64 tb-fetch-trixie
 
 # ---- x86_64: static suites, benchmarks, probe and /init for the initramfs
@@ -139,5 +147,5 @@ check-cross: deps-testbed tb-fetch-trixie tb-aarch64 tb-la64
 		TB_A64_SUITES="$(abspath $(TB_A64_SUITES))" TB_LA64_TEST=$(abspath $(TB))/la64/la64_test \
 		CK_DEFAULT_TIMEOUT=$(TB_CK_TIMEOUT) tools/testbed/run-cross.sh $(TB)/cross
 
-.PHONY: deps-testbed testbed-fetch tb-fetch-kernel tb-fetch-arm64 tb-fetch-trixie \
+.PHONY: deps-testbed testbed-fetch tb-fetch-kernel tb-fetch-kernel-6.12 tb-fetch-kernels tb-fetch-arm64 tb-fetch-trixie \
 	tb-x86-static tb-x86-bench tb-aarch64 tb-la64 check-kernel bench-kernel check-cross
