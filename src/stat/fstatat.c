@@ -12,13 +12,20 @@ static int empty_path_on_fd(unsigned v, int fd, const char *path, int flag)
 	       fd >= 0 && !ss_bad_ptr(path) && !*path;
 }
 
-/* newfstatat's answers, given by statx: a NULL path is refused where the probe saw
- * newfstatat refuse it (statx and newfstatat disagree under qemu-user 10). */
+/* newfstatat's answers, given by statx. A NULL path is where the two syscalls differ:
+ * which one takes it, with which flags and fds, and whether the flags or the path are
+ * refused first, changed from kernel to kernel (and qemu-user 10 passes statx's NULL
+ * through but refuses newfstatat's). While newfstatat answers, a NULL path goes to
+ * newfstatat itself, so every check comes in its order on this kernel; a refused
+ * newfstatat is noted and statx answers after all. */
 static long by_statx(unsigned v, int fd, const char *path, struct stat *st, int flag)
 {
-	if (!path && (SS_ST_CAPS(v) & (SS_CAP_NEWFSTATAT | SS_CAP_NEWFSTATAT_NULL)) ==
-			     SS_CAP_NEWFSTATAT)
-		return -EFAULT;
+	if (unlikely(!path) && (SS_ST_CAPS(v) & SS_CAP_NEWFSTATAT)) {
+		long r = __syscall(SYS_newfstatat, fd, path, st, flag);
+		if (likely(!__ss_denied(r)) ||
+		    (SS_ST_CAPS(__ss_missing(SS_CAP_NEWFSTATAT)) & SS_CAP_NEWFSTATAT))
+			return r;
+	}
 	if ((flag & AT_STATX_SYNC_TYPE) == AT_STATX_SYNC_TYPE)
 		flag &= ~AT_STATX_SYNC_TYPE;
 	return __ss_stat_by_statx(fd, path, flag, st);

@@ -460,15 +460,21 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		 * a filter that took it away: finding 4 in docs/fuzz.md) fstatat reads the
 		 * path's first byte for AT_EMPTY_PATH on an fd, and so does statx emulated
 		 * through it, whose sync bits are dropped first: no unreadable path there */
-		unsigned v = __ss_state();
-		int f2 = fn == 2 ? flag & ~AT_STATX_SYNC_TYPE : flag;	/* statx emulation */
-		if (p == (const char *)bad_page && fd >= 0 &&
-		    (f2 & ~(AT_NO_AUTOMOUNT | AT_SYMLINK_NOFOLLOW)) == AT_EMPTY_PATH &&
-		    !(SS_ST_CAPS(v) & (SS_CAP_NEWFSTATAT_NULL | SS_CAP_STATX_NULL)))
-			p = "";
 		if (first && K.late)
 			K.active = 1;	/* the filter arrives after the probe */
 		first = 0;
+		/* the NULL-path capabilities sysshim has, less those the filter in force
+		 * takes away (it notices a late filter within this very call) */
+		unsigned caps = SS_ST_CAPS(__ss_state());
+		if (K.active && K.deny[D_NEWFSTATAT])
+			caps &= ~SS_CAP_NEWFSTATAT_NULL;
+		if (K.active && K.deny[D_STATX])
+			caps &= ~SS_CAP_STATX_NULL;
+		int f2 = fn == 2 ? flag & ~AT_STATX_SYNC_TYPE : flag;	/* statx emulation */
+		if (p == (const char *)bad_page && fd >= 0 &&
+		    (f2 & ~(AT_NO_AUTOMOUNT | AT_SYMLINK_NOFOLLOW)) == AT_EMPTY_PATH &&
+		    !(caps & (SS_CAP_NEWFSTATAT_NULL | SS_CAP_STATX_NULL)))
+			p = "";
 
 		oracle(fn, fd, p, flag, mask, buf, &want);
 		if (trace)
@@ -509,15 +515,17 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		if (want.r != got.r) {
 			if (!path_left && fn == 1 && (got.r == -ENOSYS || got.r == -EPERM))
 				continue;
-			/* Found here, reported (docs/fuzz.md, finding 3): fstatat routed
-			 * through statx takes statx's rules for a NULL path with AT_EMPTY_PATH,
-			 * not newfstatat's. On 6.11, until newfstatat took NULL with any flags
-			 * holding AT_EMPTY_PATH, statx already did: sysshim answers where glibc
-			 * says EFAULT (or EINVAL, for flags statx's fast path does not check).
+			/* Found here, reported (docs/fuzz.md, finding 3): with newfstatat
+			 * denied, fstatat goes through statx and takes statx's rules for a
+			 * NULL path with AT_EMPTY_PATH, not newfstatat's (which nothing can
+			 * ask). On 6.11, until newfstatat took NULL with any flags holding
+			 * AT_EMPTY_PATH, statx already did: sysshim answers where glibc says
+			 * EFAULT (or EINVAL, for flags statx's fast path does not check).
 			 * Under qemu-user 7.2 statx refuses NULL: EFAULT (or EINVAL for bad
-			 * flags) where glibc's newfstatat on a 6.11+ host answers. */
+			 * flags) where glibc's newfstatat on a 6.11+ host answers. While
+			 * newfstatat answers, a NULL path goes to it (finding 7). */
 			if (fn == 1 && !p && (flag & AT_EMPTY_PATH) &&
-			    (__ss_state() & SS_ST_PATH_STATX) &&
+			    K.active && K.deny[D_NEWFSTATAT] &&
 			    ((K.kver == K611 && (want.r == -EFAULT || want.r == -EINVAL)) ||
 			     K.qemu72)) {
 				n_divergent++;
