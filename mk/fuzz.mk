@@ -1,10 +1,13 @@
-# Differential fuzzing against glibc and coverage-guided fuzzing (issue 7, docs/fuzz.md).
+# Differential fuzzing against glibc and coverage-guided fuzzing (issues 7 and 15, docs/fuzz.md).
 #
-#   make check-fuzz       fixed seed: every strategy x seccomp mode (+ path alignment),
-#                         FUZZ_CHECK_CASES cases each (21,600 in all), plus short libFuzzer runs
-#   make fuzz [N=cases per configuration] [SEED=n, 0 = from the clock] [FUZZ_TIME=seconds]
-#                         a longer differential run, then each libFuzzer target for FUZZ_TIME s
-#   make fuzz-replay SEED=.. CASE=.. [STRATEGY=..] [SECCOMP=..]   one case, verbose
+#   make check-fuzz       replays tests/fuzz/corpus/, then each libFuzzer target for
+#                         FUZZ_CHECK_TIME s from a fresh seed, then difffuzz --matrix
+#                         (every strategy x seccomp mode) with a fresh seed, FUZZ_CHECK_CASES
+#                         cases per configuration; every seed is printed with its replay
+#   make fuzz [FUZZ_TIME=s per libFuzzer target] [N=cases per configuration]
+#             [FUZZ_DIFF_TIME=s of difffuzz runs] [SEED=n, 0 = fresh]
+#                         the same, longer (tests/fuzz/check-fuzz.sh does both)
+#   make fuzz-replay SEED=.. CASE=.. [STRATEGY=..] [SECCOMP=..]   one difffuzz case, verbose
 #
 # The driver calls glibc's functions (libc.so.6) and sysshim's ($(B)/lib/libsysshim.so,
 # dlopen RTLD_LOCAL) through libffi, from tests/fuzz/signatures.def.
@@ -17,12 +20,13 @@ FUZZ_CLANG ?= clang-19
 FUZZ_CFLAGS = -std=gnu11 -O2 -g -Wall -Wextra -Wno-unused-parameter
 FFI_CFLAGS = $(shell pkg-config --cflags libffi 2>/dev/null)
 FFI_LIBS = $(or $(shell pkg-config --libs libffi 2>/dev/null),-lffi)
-FUZZ_CHECK_SEED ?= 20261130
+FUZZ_CHECK_TIME ?= 60
 FUZZ_CHECK_CASES ?= 400
-FUZZ_CHECK_RUNS ?= 20000
+FUZZ_CHECK_SEED ?=
 N ?= 5000
 SEED ?= 0
 FUZZ_TIME ?= 20
+FUZZ_DIFF_TIME ?= 0
 CASE ?= 0
 STRATEGY ?= auto
 SECCOMP ?= none
@@ -63,25 +67,14 @@ fuzz-exports: $(B)/lib/libsysshim.so
 		echo "fuzz: exported but not in tests/fuzz/signatures.def:$$missing"; exit 1; fi; \
 	echo "fuzz: every libc-named export of libsysshim.so is in tests/fuzz/signatures.def"
 
-# A libFuzzer target runs in a scratch dir of its own (it may write crash-* files there).
-define fuzz_run_target
-	@mkdir -p $(FUZZ_B)/run-$(notdir $(1)) && cd $(FUZZ_B)/run-$(notdir $(1)) && \
-	echo "-- $(notdir $(1)) $(2)" && \
-	$(abspath $(1)) $(2) >log 2>&1 || { tail -40 log; exit 1; }; \
-	grep -E '^(Done|#[0-9]+ +DONE)' log | tail -1
-endef
-
-# The differential run goes last: its "N passed, N failed, N skipped" closes the output.
+# The corpus, the libFuzzer targets and difffuzz, each seed printed (tests/fuzz/check-fuzz.sh).
 check-fuzz: deps-check $(B)/lib/libsysshim.so fuzz-bins fuzz-exports
-	$(call fuzz_run_target,$(FUZZ_B)/kstat_fuzz,-runs=$(FUZZ_CHECK_RUNS) -seed=1)
-	$(call fuzz_run_target,$(FUZZ_B)/logic_fuzz,-runs=$(FUZZ_CHECK_RUNS) -seed=1)
-	$(FUZZ_B)/difffuzz --matrix --lib $(B)/lib/libsysshim.so --seed $(FUZZ_CHECK_SEED) \
-		--cases $(FUZZ_CHECK_CASES)
+	@B=$(B) FUZZ_TIME=$(FUZZ_CHECK_TIME) FUZZ_CASES=$(FUZZ_CHECK_CASES) FUZZ_SEED=$(FUZZ_CHECK_SEED) \
+		sh tests/fuzz/check-fuzz.sh
 
-fuzz: $(B)/lib/libsysshim.so fuzz-bins fuzz-exports
-	$(call fuzz_run_target,$(FUZZ_B)/kstat_fuzz,-max_total_time=$(FUZZ_TIME))
-	$(call fuzz_run_target,$(FUZZ_B)/logic_fuzz,-max_total_time=$(FUZZ_TIME))
-	$(FUZZ_B)/difffuzz --matrix --lib $(B)/lib/libsysshim.so --seed $(SEED) --cases $(N)
+fuzz: deps-check $(B)/lib/libsysshim.so fuzz-bins fuzz-exports
+	@B=$(B) FUZZ_TIME=$(FUZZ_TIME) FUZZ_CASES=$(N) FUZZ_DIFF_TIME=$(FUZZ_DIFF_TIME) \
+		FUZZ_SEED=$(SEED) $(if $(FUZZ_ONLY),FUZZ_ONLY="$(FUZZ_ONLY)") sh tests/fuzz/check-fuzz.sh
 
 fuzz-replay: $(B)/lib/libsysshim.so $(FUZZ_B)/difffuzz
 	SYSSHIM_STRATEGY=$(STRATEGY) $(FUZZ_B)/difffuzz --lib $(B)/lib/libsysshim.so \
