@@ -84,12 +84,18 @@ tb-x86-bench: deps-testbed
 	@$(MAKE) --no-print-directory $(TB_PASS) B=$(TB_SB) TEST_LDFLAGS=-static \
 		BENCH_LDLIBS_eventfd=-l:libuv_a.a $(TB_SB)/lib/libsysshim.a $(TB_X86_BENCH)
 
-# The static archive has a rule here too (B is not TB_SB in this make), so a target that
-# needs it (check-upstream-glibc's probe) works on its own (issue 15).
+# The static archive, suites and benchmarks have rules here too (B is not TB_SB in this
+# make), so a target that needs them (check-upstream-glibc's probe, the initramfs) works
+# on its own, not only after tb-x86-static (issue 15).
 ifneq ($(abspath $(TB_SB)),$(abspath $(B)))
+TB_SB_MAKE = $(MAKE) --no-print-directory $(TB_PASS) B=$(TB_SB) TEST_LDFLAGS=-static
 $(TB_SB)/lib/libsysshim.a: $(LIB_SRCS) $(wildcard src/internal/*.h arch/$(ARCH)/*.h \
 		arch/generic/*.h) include/sysshim.h
-	@$(MAKE) --no-print-directory $(TB_PASS) B=$(TB_SB) $@
+	@$(TB_SB_MAKE) $@
+$(TB_SB)/tests/check_%: tests/check_%.c $(TEST_COMMON) $(wildcard tests/*.h) $(TB_SB)/lib/libsysshim.a
+	@$(TB_SB_MAKE) CHECK_LIBS="$$(pkg-config --libs --static check) -lpthread" $@
+$(TB_SB)/bench/bench_%: bench/bench_%.c $(wildcard bench/*.h) $(TB_SB)/lib/libsysshim.a
+	@$(TB_SB_MAKE) BENCH_LDLIBS_eventfd=-l:libuv_a.a $@
 endif
 
 $(TB)/x86_64/init: tests/kernel/init.c
@@ -118,6 +124,20 @@ check-kernel: deps-testbed tb-fetch-kernel tb-x86-static
 	@CK_DEFAULT_TIMEOUT=$(TB_CK_TIMEOUT) TB_HOST_RESULTS=$(TB)/x86_64/host-results.txt \
 		tools/testbed/run-kernel.sh check $(TB_DL)/kernel/vmlinuz $(TB)/x86_64/check.cpio.gz \
 		$(TB)/x86_64
+
+# Debian 13's 6.12: the same initramfs; the probe must find NULL paths accepted.
+check-kernel-6.12: deps-testbed tb-fetch-kernel-6.12 tb-x86-static
+	@$(MAKE) --no-print-directory $(TB)/x86_64/check.cpio.gz
+	@CK_DEFAULT_TIMEOUT=$(TB_CK_TIMEOUT) TB_EXPECT=new TB_KREL='6\.12\.' TB_NAME=kernel-6.12 \
+		tools/testbed/run-kernel.sh check $(TB_K612)/vmlinuz $(TB)/x86_64/check.cpio.gz \
+		$(TB)/x86_64-6.12
+
+bench-kernel-6.12: deps-testbed tb-fetch-kernel-6.12 tb-x86-bench
+	@$(MAKE) --no-print-directory $(TB)/x86_64/bench.cpio.gz
+	@TB_APPEND="SYSSHIM_BENCH_ITERS=$(TB_BENCH_ITERS) SYSSHIM_BENCH_ROUNDS=$(TB_BENCH_ROUNDS)" \
+		TB_BENCH_MIN_RATIO=$${TB_BENCH_MIN_RATIO:-0} \
+		tools/testbed/run-kernel.sh bench $(TB_K612)/vmlinuz $(TB)/x86_64/bench.cpio.gz \
+		$(TB)/x86_64-6.12
 
 bench-kernel: deps-testbed tb-fetch-kernel tb-x86-bench
 	@$(MAKE) --no-print-directory $(TB)/x86_64/bench.cpio.gz
@@ -155,5 +175,5 @@ check-cross: deps-testbed tb-fetch-trixie tb-aarch64 tb-la64
 		TB_A64_SUITES="$(abspath $(TB_A64_SUITES))" TB_LA64_TEST=$(abspath $(TB))/la64/la64_test \
 		CK_DEFAULT_TIMEOUT=$(TB_CK_TIMEOUT) tools/testbed/run-cross.sh $(TB)/cross
 
-.PHONY: deps-testbed testbed-fetch tb-fetch-kernel tb-fetch-kernel-6.12 tb-fetch-kernels tb-fetch-arm64 tb-fetch-trixie \
+.PHONY: check-kernel-6.12 bench-kernel-6.12 deps-testbed testbed-fetch tb-fetch-kernel tb-fetch-kernel-6.12 tb-fetch-kernels tb-fetch-arm64 tb-fetch-trixie \
 	tb-x86-static tb-x86-bench tb-aarch64 tb-la64 check-kernel bench-kernel check-cross
