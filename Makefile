@@ -105,7 +105,7 @@ deps-check:
 include $(sort $(wildcard mk/*.mk))
 
 # Every part runs, even after one fails; the summary names the failed ones.
-CHECK_ORDER = check-host check-asan check-valgrind bench-insn check-fuzz check-kernel \
+CHECK_ORDER = check-host check-targets check-asan check-valgrind bench-insn check-fuzz check-kernel \
 	check-cross check-kernel-patches check-upstream
 CHECK_RUN = $(filter $(CHECK_PARTS),$(CHECK_ORDER)) $(filter-out $(CHECK_ORDER),$(CHECK_PARTS))
 

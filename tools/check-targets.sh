@@ -1,0 +1,118 @@
+#!/bin/sh
+# tools/check-targets.sh SCRATCH: every `make X` the documentation names works on its own
+# from a clean tree (issue 15). The targets are read at run time from README.md, docs/*.md,
+# kernel-patches/README.md and upstream/*/README.md (backquoted `make ...` and code lines
+# starting with make); for each, `make -n X` in a fresh copy of the tree with a fresh
+# build directory must resolve its whole prerequisite chain; the short ones (CT_RUN) are
+# really run, each in a fresh copy of its own.
+#
+# Environment: CT_REV (the tree: a git revision, default HEAD, or "worktree" for the
+# tracked files as they are now), CT_RUN (targets really run; "install" gets a DESTDIR),
+# CT_FOREIGN (names documented as another tree's make: the kernel's, glibc's).
+set -u
+SCRATCH=${1:?usage: tools/check-targets.sh SCRATCH-DIR}
+CT_REV=${CT_REV:-HEAD}
+CT_RUN=${CT_RUN:-:default lib install clean}
+CT_FOREIGN=${CT_FOREIGN:-tinyconfig olddefconfig bzImage}
+DOCS="README.md docs/*.md kernel-patches/README.md upstream/*/README.md"
+
+rm -rf "$SCRATCH"
+mkdir -p "$SCRATCH"
+SCRATCH=$(cd "$SCRATCH" && pwd)
+PRISTINE=$SCRATCH/tree
+mkdir -p "$PRISTINE"
+if [ "$CT_REV" = worktree ]; then
+	git ls-files -z | xargs -0 sh -c 'for f; do [ -e "$f" ] && printf "%s\0" "$f"; done' sh |
+		tar --null -T - -cf - | tar -x -C "$PRISTINE" || exit 1
+else
+	git archive "$CT_REV" | tar -x -C "$PRISTINE" || exit 1
+fi
+echo "check-targets: the tree of $CT_REV in $PRISTINE"
+
+# The make command lines the docs name, one a line.
+commands() {
+	(cd "$PRISTINE" && for f in $DOCS; do [ -f "$f" ] && cat "$f"; done) |
+	awk '{
+		line = $0
+		while (match(line, /`make( [^`]*)?`/)) {
+			print substr(line, RSTART + 1, RLENGTH - 2)
+			line = substr(line, RSTART + RLENGTH)
+		}
+		if ($0 ~ /^[ \t]*(\$ )?make( |$)/) {
+			sub(/^[ \t]*(\$ )?/, "")
+			print
+		}
+	}'
+}
+
+# The targets of one command line (":default" for none: plain `make`): options and assignments dropped,
+# placeholders (<x>, a|b, ...) and other trees' makes (-C, -f, O=, subdirs=, t=) skipped.
+targets_of() {
+	echo "$1" | sed 's/#.*//' | awk -v foreign=" $CT_FOREIGN " '{
+		n = 0; skip = 0
+		for (i = 2; i <= NF; i++) {
+			w = $i
+			if (w == "-C" || w == "-f" || w ~ /^-[Cf]./) { skip = 1; break }
+			if (w ~ /^-/) { if (w == "-o" || w == "-W" || w == "-I") i++; continue }
+			if (w ~ /^(O|subdirs|t)=/) { skip = 1; break }
+			if (w ~ /=/) continue
+			if (w !~ /^[A-Za-z0-9_.\/+-]+$/ || w ~ /\.\.\./) continue
+			if (index(foreign, " " w " ")) { skip = 1; break }
+			t[++n] = w
+		}
+		if (skip) next
+		if (!n) print ":default"
+		for (k = 1; k <= n; k++) print t[k]
+	}'
+}
+
+TARGETS=$(commands | while IFS= read -r c; do targets_of "$c"; done | awk '!seen[$0]++')
+echo "check-targets: documented targets:" $TARGETS
+
+pass=0 fail=0 failed=
+# a fresh tree: hard links for the dry runs (they write only new files), a copy otherwise
+fresh() {
+	rm -rf "$2"
+	if [ "$1" = link ]; then cp -al "$PRISTINE" "$2"; else cp -a "$PRISTINE" "$2"; fi
+}
+run() {	# run NAME DIR make-arguments...
+	name=$1 dir=$2
+	shift 2
+	if env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL -u MAKEFILES make -C "$dir" --no-print-directory \
+		B=build-fresh "$@" >"$dir.log" 2>&1 && ! grep -q 'No rule to make target' "$dir.log"; then
+		pass=$((pass + 1))
+		return 0
+	fi
+	fail=$((fail + 1))
+	failed="$failed $name"
+	echo "FAILED: make $* in a fresh tree ($dir.log):"
+	grep -E 'No rule|\*\*\*|rror' "$dir.log" | head -5 | sed 's/^/  /'
+	return 1
+}
+
+for t in $TARGETS; do
+	d=$SCRATCH/n-$(echo "$t" | tr '/:' '__')
+	fresh link "$d"
+	goal=$t
+	[ "$t" = :default ] && goal=
+	run "-n:$t" "$d" -n $goal && echo "ok: make -n ${goal:-(the default goal)}"
+	rm -rf "$d"
+done
+
+for t in $CT_RUN; do
+	d=$SCRATCH/r-$(echo "$t" | tr '/:' '__')
+	fresh copy "$d"
+	case $t in
+	install)
+		run "$t" "$d" -j2 install DESTDIR="$d/dest" &&
+			echo "ok: make install DESTDIR=... ($(cd "$d/dest" && find . -type f | wc -l) files)" ;;
+	:default)
+		run "make" "$d" -j2 && echo "ok: make" ;;
+	*)
+		run "$t" "$d" -j2 "$t" && echo "ok: make $t" ;;
+	esac
+	rm -rf "$d"
+done
+
+echo "check-targets: $pass passed, $fail failed${failed:+ (failed:$failed)}"
+[ "$fail" = 0 ]
