@@ -11,10 +11,10 @@
 # A second run finds DIR/kernel.txt and downloads nothing: the cache entry is keyed by
 # the image package's name and version, written in kernel.txt.
 #
-# arm64: Debian's vmlinuz is either a gzip'd Image (6.1) or an EFI zboot PE ("MZ" with
-# "zimg" at offset 4, 6.12: a decompressor around a gzip'd Image). qemu-system-aarch64
-# 7.2's -kernel takes a gzip'd Image but not a zboot one, so both are unpacked to the
-# plain Image (DIR/Image) and vmlinuz points at it.
+# arm64: a vmlinuz may be a plain Image (Debian 12's 6.1 and Debian 13's 6.12 are: "ARM\x64"
+# at offset 56), a gzip'd Image, or an EFI zboot PE ("MZ" with "zimg" at offset 4: a
+# decompressor around a gzip'd Image, which qemu 7.2's -kernel does not unpack); every
+# form is turned into the plain Image (DIR/Image) and vmlinuz points at it.
 set -eu
 [ $# = 3 ] || { echo "usage: $0 DIR ARCH SUITE" >&2; exit 2; }
 dir=$1 arch=$2 suite=$3
@@ -51,6 +51,9 @@ if [ "$arch" = arm64 ]; then
 		[ "$comp" = gzip ] || { echo "testbed: zboot payload is $comp, not gzip" >&2; exit 1; }
 		tail -c +$((off + 1)) "$src" | head -c "$size" | gzip -dc > "$dir/Image.tmp"
 		echo "testbed:   EFI zboot image: payload ($size bytes at $off, gzip) unpacked"
+	elif [ "$(od -An -c -j56 -N3 "$src" | tr -d ' ')" = ARM ]; then
+		cp "$src" "$dir/Image.tmp"
+		echo "testbed:   a plain (uncompressed) arm64 Image"
 	else
 		gzip -dc < "$src" > "$dir/Image.tmp"
 	fi
