@@ -38,7 +38,14 @@ bench: all $(BENCH_BINS)
 .PHONY: tests check-host bench
 
 # The main job: build, show what the probe finds here, the bench table, one real program.
-demo: deps-check all $(BENCH_BINS)
+# It installs only what it uses: the build, and what tools/demo-real.sh runs.
+PKGS_DEMO = $(PKGS_BUILD) strace coreutils diffutils sed mawk
+deps-demo:
+	@echo "== make demo needs the Debian packages: $(PKGS_DEMO)"
+	@tools/need $(PKGS_DEMO)
+
+demo: deps-demo
+	@$(MAKE) --no-print-directory all $(B)/bench/bench_stat
 	@echo "== sysshim-probe"
 	@$(B)/bin/sysshim-probe
 	@echo
@@ -48,4 +55,4 @@ demo: deps-check all $(BENCH_BINS)
 	@echo "== a real program with and without the library"
 	@tools/demo-real.sh $(B)
 
-.PHONY: demo
+.PHONY: demo deps-demo
