@@ -108,6 +108,9 @@ struct sysshim_batch {
 };
 
 #define SYSSHIM_BATCH_PLAIN	1	/* never use io_uring for this batch */
+#define SYSSHIM_BATCH_URING	2	/* always io_uring for this batch, where usable */
+/* Neither flag: the process measures which way is faster here (docs/eventfd.md);
+ * SYSSHIM_BATCH=uring|plain|auto in the environment sets the default for all. */
 
 /* The batch keeps every fd it was given until forget() or destroy(): do not close
  * an fd while it is in a batch. One thread at a time per batch; a fork() child
@@ -128,6 +131,29 @@ int sysshim_batch_forget(struct sysshim_batch *b, int fd);
 void sysshim_batch_destroy(struct sysshim_batch *b);
 /* 1 if flushes may use io_uring in this process (probed once), else 0. */
 int sysshim_eventfd_uring(void);
+
+/* The process's batch decision and the costs measured behind it (all in ns). A
+ * flush of k non-blocking eventfds costs plain_ns * k as write(2)s and
+ * uring_enter_ns + uring_write_ns * k through io_uring; io_uring is taken from
+ * crossover writes on (0: never). */
+#define SYSSHIM_BATCH_MODE_AUTO		0	/* measured (SYSSHIM_BATCH unset or auto) */
+#define SYSSHIM_BATCH_MODE_URING	1	/* SYSSHIM_BATCH=uring */
+#define SYSSHIM_BATCH_MODE_PLAIN	2	/* SYSSHIM_BATCH=plain */
+#define SYSSHIM_CLOCK_VDSO		1	/* the vDSO's clock_gettime */
+#define SYSSHIM_CLOCK_SYSCALL		2	/* the clock_gettime syscall */
+struct sysshim_batch_info {
+	int mode;			/* SYSSHIM_BATCH_MODE_* */
+	int uring;			/* io_uring usable in this process */
+	int calibrated;			/* the first timed flushes are in */
+	unsigned plain_ns;		/* one write(2) */
+	unsigned uring_enter_ns;	/* one io_uring_enter, its fixed part */
+	unsigned uring_write_ns;	/* each write through io_uring */
+	unsigned crossover;		/* io_uring from this many fds on, 0 never */
+	unsigned interval;		/* one flush in this many is timed now */
+	int clock;			/* SYSSHIM_CLOCK_* used for the timing */
+	unsigned clock_ns;		/* the cost of one clock read */
+};
+void sysshim_batch_info(struct sysshim_batch_info *info);
 
 /* Path buffers (docs/path.md): a path that is 8-byte aligned, keeps its length and
  * holds up to SYSSHIM_PATH_MAX bytes including the NUL (the kernel's PATH_MAX).
@@ -162,6 +188,25 @@ const char *sysshim_path_str(const struct sysshim_path *p);
  * impossible pointers are still passed to the kernel). on: 1 on, 0 off, -1 only
  * ask. Returns the previous setting. */
 int sysshim_align_paths(int on);
+
+/* Whether the guard's copy pays here: the kernel's extra time for a page-end path
+ * against the cost of copying, measured the first time the guard meets an unaligned
+ * path and again now and then (docs/path.md). SYSSHIM_ALIGN_COPY=always|never|auto
+ * in the environment forces it. All times in ns. */
+#define SYSSHIM_ALIGN_COPY_AUTO		0
+#define SYSSHIM_ALIGN_COPY_ALWAYS	1
+#define SYSSHIM_ALIGN_COPY_NEVER	2
+struct sysshim_align_info {
+	int mode;			/* SYSSHIM_ALIGN_COPY_* */
+	int measured;			/* costs measured (else: copied, as the safe default) */
+	unsigned penalty_ns;		/* the kernel's extra time for a page-end path */
+	unsigned copy_ns;		/* copying a short path */
+	unsigned copy_ns_per64;		/* ... and each 64 bytes more */
+	unsigned copy_max_len;		/* page-end paths up to this length are copied; 0 none */
+};
+void sysshim_align_info(struct sysshim_align_info *info);
+/* Measures now (sysshim_align_info then reports it); the guard need not be on. */
+void sysshim_align_measure(void);
 
 #if defined(__GNUC__)
 #pragma GCC visibility pop

@@ -37,9 +37,12 @@ CHECK_PARTS += check-kernel check-cross
 # The suites every part runs: all tests/check_* but check_preload (it needs host
 # programs: ls, git, strace); the benchmarks: all bench/bench_*.
 TB_SUITE_NAMES = $(filter-out check_preload,$(patsubst tests/%.c,%,$(wildcard tests/check_*.c)))
-# bench-kernel runs the stat benchmark; TB_KBENCH="bench_stat bench_x" adds others (a
-# benchmark that links more libraries needs their static archives).
-TB_KBENCH ?= bench_stat
+# bench-kernel runs the stat, eventfd and path benchmarks; TB_KBENCH="bench_stat" runs
+# one (a benchmark that links more libraries needs their static archives: libuv1-dev
+# ships libuv_a.a). TB_BENCH_SCALE shortens bench_eventfd (the raw notify case alone
+# is 4 M syscalls at full size).
+TB_KBENCH ?= bench_stat bench_eventfd bench_path
+TB_BENCH_SCALE ?= 0.05
 TB_BENCH_NAMES = $(filter $(TB_KBENCH),$(patsubst bench/%.c,%,$(wildcard bench/bench_*.c)))
 TB_X86_SUITES = $(TB_SUITE_NAMES:%=$(TB_SB)/tests/%)
 TB_X86_BENCH = $(TB_BENCH_NAMES:%=$(TB_SB)/bench/%)
@@ -134,14 +137,14 @@ check-kernel-6.12: deps-testbed tb-fetch-kernel-6.12 tb-x86-static
 
 bench-kernel-6.12: deps-testbed tb-fetch-kernel-6.12 tb-x86-bench
 	@$(MAKE) --no-print-directory $(TB)/x86_64/bench.cpio.gz
-	@TB_APPEND="SYSSHIM_BENCH_ITERS=$(TB_BENCH_ITERS) SYSSHIM_BENCH_ROUNDS=$(TB_BENCH_ROUNDS)" \
+	@TB_APPEND="SYSSHIM_BENCH_ITERS=$(TB_BENCH_ITERS) SYSSHIM_BENCH_ROUNDS=$(TB_BENCH_ROUNDS) SYSSHIM_BENCH_SCALE=$(TB_BENCH_SCALE)" \
 		TB_BENCH_MIN_RATIO=$${TB_BENCH_MIN_RATIO:-0} \
 		tools/testbed/run-kernel.sh bench $(TB_K612)/vmlinuz $(TB)/x86_64/bench.cpio.gz \
 		$(TB)/x86_64-6.12
 
 bench-kernel: deps-testbed tb-fetch-kernel tb-x86-bench
 	@$(MAKE) --no-print-directory $(TB)/x86_64/bench.cpio.gz
-	@TB_APPEND="SYSSHIM_BENCH_ITERS=$(TB_BENCH_ITERS) SYSSHIM_BENCH_ROUNDS=$(TB_BENCH_ROUNDS)" \
+	@TB_APPEND="SYSSHIM_BENCH_ITERS=$(TB_BENCH_ITERS) SYSSHIM_BENCH_ROUNDS=$(TB_BENCH_ROUNDS) SYSSHIM_BENCH_SCALE=$(TB_BENCH_SCALE)" \
 		tools/testbed/run-kernel.sh bench $(TB_DL)/kernel/vmlinuz $(TB)/x86_64/bench.cpio.gz \
 		$(TB)/x86_64
 

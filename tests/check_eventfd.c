@@ -17,6 +17,7 @@
 #include <linux/audit.h>
 #include <linux/filter.h>
 #include <linux/seccomp.h>
+#include <sys/auxv.h>
 #include <sys/epoll.h>
 #include <sys/eventfd.h>
 #include <sys/prctl.h>
@@ -531,7 +532,9 @@ static struct sysshim_batch *mkbatch(int plain)
 {
 	static struct sysshim_batch b;
 	ck_assert_int_eq(sysshim_batch_init(&b, storage, 64), 0);
-	b.flags = plain ? SYSSHIM_BATCH_PLAIN : 0;
+	/* Forced each way: the io_uring path is tested where the kernel has it, whatever
+	 * the measured decision would be here (batch_decision_* test that). */
+	b.flags = plain ? SYSSHIM_BATCH_PLAIN : SYSSHIM_BATCH_URING;
 	return &b;
 }
 
@@ -882,6 +885,7 @@ START_TEST(fallback_seccomp_after_probe)
 		int nr[] = { SYS_io_uring_setup, SYS_io_uring_enter };
 		sysshim_batch_init(&a, ea, 32);
 		sysshim_batch_init(&b, eb, 32);
+		a.flags = SYSSHIM_BATCH_URING;
 		child_flush16(&a, 1);
 		CHILD_CHECK(sysshim_eventfd_uring() == 1, 60);
 		if (deny(nr, 2, ENOSYS))
@@ -915,6 +919,290 @@ START_TEST(fallback_env_switch)
 		_exit(0);
 	}
 	expect_child(pid);
+}
+END_TEST
+
+/* ---- the batch decision: forced each way, measured, moved by costs ---- */
+
+/* Internal to the library (hidden, but linked statically): costs as if measured,
+ * and the clock the measurements use. */
+extern void __ss_batch_set_costs(unsigned plain, unsigned enter, unsigned per_write);
+extern uint64_t __ss_now_ns(void);
+
+struct flushes {
+	unsigned long writes, enters, uring_writes;
+};
+
+/* n flushes of distinct values to k fresh non-blocking eventfds, every counter
+ * checked against the kernel after each; what the batch issued, by kind. */
+static struct flushes flush_exact(struct sysshim_batch *b, int k, int n)
+{
+	int fd[32];
+	struct flushes f = { b->writes, b->uring_enters, b->uring_writes };
+
+	for (int i = 0; i < k; i++)
+		fd[i] = efd(0, EFD_NONBLOCK);
+	for (int r = 0; r < n; r++) {
+		for (int i = 0; i < k; i++)
+			ck_assert_int_eq(sysshim_batch_add(b, fd[i], (uint64_t)r * 100 + i + 1), 0);
+		ck_assert_int_eq(sysshim_batch_flush(b), 0);
+		for (int i = 0; i < k; i++)
+			ck_assert_uint_eq(kread(fd[i]), (uint64_t)r * 100 + i + 1);
+	}
+	for (int i = 0; i < k; i++) {
+		ck_assert_int_eq(sysshim_batch_forget(b, fd[i]), 0);
+		close(fd[i]);
+	}
+	f.writes = b->writes - f.writes;
+	f.enters = b->uring_enters - f.enters;
+	f.uring_writes = b->uring_writes - f.uring_writes;
+	return f;
+}
+
+/* _i: SYSSHIM_BATCH=plain, =uring, the batch flag PLAIN, the flag URING. Exact
+ * counts either way: every fd's sum in one write, or every flush in one enter. */
+START_TEST(batch_forced_each_way)
+{
+	static struct sysshim_batch b;
+	static struct sysshim_batch_ent e[32];
+	struct sysshim_batch_info bi;
+	int uring = _i & 1, by_env = _i < 2, n = scale(200);
+
+	if (!forked_by_check())
+		return;
+	if (by_env)
+		setenv("SYSSHIM_BATCH", uring ? "uring" : "plain", 1);
+	sysshim_batch_init(&b, e, 32);
+	if (!by_env)
+		b.flags = uring ? SYSSHIM_BATCH_URING : SYSSHIM_BATCH_PLAIN;
+	int before = uring_fds();
+	struct flushes f = flush_exact(&b, 16, n);
+	sysshim_batch_info(&bi);
+	ck_assert_int_eq(bi.mode, !by_env ? SYSSHIM_BATCH_MODE_AUTO :
+			 uring ? SYSSHIM_BATCH_MODE_URING : SYSSHIM_BATCH_MODE_PLAIN);
+	if (uring && kernel_has_uring()) {
+		ck_assert_uint_eq(f.uring_writes, 16UL * n);
+		ck_assert_uint_eq(f.enters, (unsigned long)n);
+		ck_assert_uint_eq(f.writes, 0);
+		ck_assert_int_eq(uring_fds(), before + 1);
+	} else {
+		ck_assert_uint_eq(f.writes, 16UL * n);
+		ck_assert_uint_eq(f.enters, 0);
+		ck_assert_uint_eq(f.uring_writes, 0);
+		/* Forced plain never even sets a ring up. */
+		ck_assert_int_eq(uring_fds(), before);
+	}
+	/* Forced: nothing was timed, so nothing was learnt. */
+	ck_assert_int_eq(bi.calibrated, 0);
+	sysshim_batch_destroy(&b);
+}
+END_TEST
+
+/* Left to decide: the first flushes are timed both ways, costs come out, every
+ * flush goes entirely one way, and the counts are exact. */
+START_TEST(batch_auto_measures)
+{
+	static struct sysshim_batch b;
+	static struct sysshim_batch_ent e[32];
+	struct sysshim_batch_info bi;
+	int n = scale(300);
+
+	if (!forked_by_check())
+		return;
+	sysshim_batch_init(&b, e, 32);
+	sysshim_batch_info(&bi);
+	ck_assert_int_eq(bi.mode, SYSSHIM_BATCH_MODE_AUTO);
+	ck_assert_int_eq(bi.calibrated, 0);
+	struct flushes f = flush_exact(&b, 16, n);
+	sysshim_batch_info(&bi);
+	ck_assert_uint_eq(f.writes + f.uring_writes, 16UL * n);
+	ck_assert_uint_eq(f.writes % 16, 0);
+	ck_assert_uint_eq(f.uring_writes % 16, 0);
+	if (!kernel_has_uring()) {
+		ck_assert_uint_eq(f.writes, 16UL * n);
+		ck_assert_int_eq(bi.calibrated, 0);
+		return;
+	}
+	ck_assert_int_eq(bi.calibrated, 1);
+	ck_assert_uint_gt(bi.plain_ns, 0);
+	ck_assert_uint_gt(bi.uring_enter_ns + bi.uring_write_ns, 0);
+	/* Calibration took both ways at least three times each (each timed io_uring
+	 * flush adds one empty enter for the fixed cost). */
+	ck_assert_uint_ge(f.writes, 3 * 16);
+	ck_assert_uint_ge(f.uring_writes, 3 * 16);
+	ck_assert_uint_ge(f.enters, f.uring_writes / 16);
+	ck_assert_uint_le(f.enters, 2 * (f.uring_writes / 16));
+	/* The crossover is what the costs say. */
+	if (bi.crossover) {
+		unsigned k = bi.crossover;
+		ck_assert_uint_ge(k, 2);
+		ck_assert(bi.uring_enter_ns + (uint64_t)bi.uring_write_ns * k < (uint64_t)bi.plain_ns * k);
+		if (k > 2)
+			ck_assert(bi.uring_enter_ns + (uint64_t)bi.uring_write_ns * (k - 1) >=
+				  (uint64_t)bi.plain_ns * (k - 1));
+	} else {
+		ck_assert_uint_ge(bi.uring_write_ns, bi.plain_ns);
+	}
+	fprintf(stderr, "batch decision here: write(2) %u ns, io_uring_enter %u + %u ns per write, "
+		"io_uring from %u fds on (0: never), clock %s %u ns; %lu of %d flushes via io_uring\n",
+		bi.plain_ns, bi.uring_enter_ns, bi.uring_write_ns, bi.crossover,
+		bi.clock == SYSSHIM_CLOCK_VDSO ? "vDSO" : "syscall", bi.clock_ns,
+		f.uring_writes / 16, n);
+	sysshim_batch_destroy(&b);
+}
+END_TEST
+
+/* The decision follows the costs: costs that say io_uring send every flush through
+ * it, costs that say plain send none, until the next timed flush (the 16th). */
+START_TEST(batch_decision_follows_costs)
+{
+	static struct sysshim_batch b;
+	static struct sysshim_batch_ent e[32];
+	struct sysshim_batch_info bi;
+
+	if (!forked_by_check() || !kernel_has_uring())
+		return;
+	sysshim_batch_init(&b, e, 32);
+	__ss_batch_set_costs(5000, 10000, 100);	/* io_uring from 3 fds on */
+	sysshim_batch_info(&bi);
+	ck_assert_uint_eq(bi.crossover, 3);
+	struct flushes f = flush_exact(&b, 16, 15);
+	ck_assert_uint_eq(f.uring_writes, 15 * 16);
+	ck_assert_uint_eq(f.enters, 15);
+	ck_assert_uint_eq(f.writes, 0);
+	/* Below the crossover: plain. */
+	__ss_batch_set_costs(5000, 10000, 100);
+	f = flush_exact(&b, 2, 15);
+	ck_assert_uint_eq(f.writes, 15 * 2);
+	ck_assert_uint_eq(f.enters, 0);
+	__ss_batch_set_costs(100, 5000, 1000);	/* io_uring never */
+	sysshim_batch_info(&bi);
+	ck_assert_uint_eq(bi.crossover, 0);
+	f = flush_exact(&b, 16, 15);
+	ck_assert_uint_eq(f.writes, 15 * 16);
+	ck_assert_uint_eq(f.enters, 0);
+	ck_assert_uint_eq(f.uring_writes, 0);
+	sysshim_batch_destroy(&b);
+}
+END_TEST
+
+/* A wrong measurement does not stick: costs far off either way are re-measured
+ * (one flush in 16 timed while they move) and end up near the real ones. */
+START_TEST(batch_decision_recovers)
+{
+	static struct sysshim_batch b;
+	static struct sysshim_batch_ent e[32];
+	struct sysshim_batch_info bi;
+	const unsigned huge = 250000;	/* 250 us per write: far above any real cost */
+
+	if (!forked_by_check() || !kernel_has_uring())
+		return;
+	sysshim_batch_init(&b, e, 32);
+	/* Plain looks absurdly slow: io_uring is taken, plain is timed now and then. */
+	__ss_batch_set_costs(huge, 100, 10);
+	struct flushes f = flush_exact(&b, 16, 400);
+	sysshim_batch_info(&bi);
+	ck_assert_msg(bi.plain_ns < huge / 8, "plain still %u ns after 400 flushes", bi.plain_ns);
+	ck_assert_uint_gt(f.writes, 0);
+	ck_assert_uint_eq(f.writes + f.uring_writes, 400 * 16);
+	/* io_uring looks absurdly slow. */
+	__ss_batch_set_costs(100, huge, huge);
+	f = flush_exact(&b, 16, 400);
+	sysshim_batch_info(&bi);
+	ck_assert_msg(bi.uring_write_ns < huge / 8 && bi.uring_enter_ns < huge / 8,
+		      "io_uring still %u + %u ns after 400 flushes", bi.uring_enter_ns, bi.uring_write_ns);
+	ck_assert_uint_gt(f.uring_writes, 0);
+	ck_assert_uint_eq(f.writes + f.uring_writes, 400 * 16);
+	/* Once the costs stop moving, timed flushes get rarer. */
+	flush_exact(&b, 16, 2000);
+	sysshim_batch_info(&bi);
+	fprintf(stderr, "after recovery: write(2) %u ns, io_uring_enter %u + %u, timed every %u flushes\n",
+		bi.plain_ns, bi.uring_enter_ns, bi.uring_write_ns, bi.interval);
+	sysshim_batch_destroy(&b);
+}
+END_TEST
+
+/* The decision said io_uring, then a seccomp filter refuses io_uring_enter: the
+ * flush that finds out writes plainly, nothing twice, and io_uring is off. */
+START_TEST(batch_decision_then_seccomp)
+{
+	if (!forked_by_check() || !kernel_has_uring())
+		return;
+	pid_t pid = fork();
+	if (pid == 0) {
+		static struct sysshim_batch b;
+		static struct sysshim_batch_ent e[32];
+		int nr = SYS_io_uring_enter;
+		sysshim_batch_init(&b, e, 32);
+		__ss_batch_set_costs(5000, 1000, 100);
+		child_flush16(&b, 1);
+		if (deny(&nr, 1, EPERM))
+			_exit(0);
+		unsigned long w = b.uring_writes, wr = b.writes;
+		child_flush16(&b, 0);
+		CHILD_CHECK(b.uring_writes == w && b.writes == wr + 16, 41);
+		CHILD_CHECK(sysshim_eventfd_uring() == 0, 42);
+		struct sysshim_batch_info bi;
+		sysshim_batch_info(&bi);
+		CHILD_CHECK(bi.uring == 0, 43);
+		child_flush16(&b, 0);
+		CHILD_CHECK(b.writes == wr + 32, 44);
+		sysshim_batch_destroy(&b);
+		_exit(0);
+	}
+	expect_child(pid);
+}
+END_TEST
+
+/* SYSSHIM_BATCH=<anything else>: one line on stderr, then auto. */
+START_TEST(batch_env_bad_value)
+{
+	int p[2];
+	char buf[512];
+
+	if (!forked_by_check())
+		return;
+	ck_assert_int_eq(pipe(p), 0);
+	int saved = dup(2);
+	dup2(p[1], 2);
+	setenv("SYSSHIM_BATCH", "fastest", 1);
+	struct sysshim_batch_info bi;
+	sysshim_batch_info(&bi);
+	sysshim_batch_info(&bi);
+	dup2(saved, 2);
+	close(p[1]);
+	ssize_t n = read(p[0], buf, sizeof buf - 1);
+	ck_assert_int_gt(n, 0);
+	buf[n] = 0;
+	ck_assert_str_eq(buf, "sysshim: unknown SYSSHIM_BATCH=fastest ignored (known: uring plain auto)\n");
+	ck_assert_int_eq(bi.mode, SYSSHIM_BATCH_MODE_AUTO);
+}
+END_TEST
+
+/* The clock: the vDSO's where the auxiliary vector names one (SYSSHIM_VDSO=0: the
+ * syscall), monotonic, and in step with clock_gettime. */
+START_TEST(batch_clock)
+{
+	struct sysshim_batch_info bi;
+	struct timespec ts;
+
+	if (!forked_by_check())
+		return;
+	if (_i)
+		setenv("SYSSHIM_VDSO", "0", 1);
+	uint64_t a = __ss_now_ns();
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	uint64_t c = (uint64_t)ts.tv_sec * 1000000000u + ts.tv_nsec;
+	uint64_t b2 = __ss_now_ns();
+	ck_assert_uint_le(a, c);
+	ck_assert_uint_le(c, b2);
+	ck_assert_uint_lt(b2 - a, 1000000000ULL);
+	sysshim_batch_info(&bi);
+	int want = !_i && getauxval(AT_SYSINFO_EHDR) ? SYSSHIM_CLOCK_VDSO : SYSSHIM_CLOCK_SYSCALL;
+	ck_assert_int_eq(bi.clock, want);
+	ck_assert_uint_gt(bi.clock_ns, 0);
+	fprintf(stderr, "clock: %s, %u ns per read\n", bi.clock == SYSSHIM_CLOCK_VDSO ? "vDSO" : "syscall",
+		bi.clock_ns);
 }
 END_TEST
 
@@ -1013,6 +1301,17 @@ static Suite *suite(void)
 	tcase_add_loop_test(t, batch_bad_fds, 0, 2);
 	tcase_add_test(t, batch_uring_after_fork);
 	tcase_set_timeout(t, 30 * slow());
+	suite_add_tcase(s, t);
+
+	t = tcase_create("decision");
+	tcase_add_loop_test(t, batch_forced_each_way, 0, 4);
+	tcase_add_test(t, batch_auto_measures);
+	tcase_add_test(t, batch_decision_follows_costs);
+	tcase_add_test(t, batch_decision_recovers);
+	tcase_add_test(t, batch_decision_then_seccomp);
+	tcase_add_test(t, batch_env_bad_value);
+	tcase_add_loop_test(t, batch_clock, 0, 2);
+	tcase_set_timeout(t, 60 * slow());
 	suite_add_tcase(s, t);
 
 	t = tcase_create("fallback");

@@ -16,8 +16,11 @@
 #include "sysshim.h"
 #include "common/testutil.h"
 
-/* The guard's decision, internal to the library (hidden, but linked statically). */
+/* The guard's decision, internal to the library (hidden, but linked statically):
+ * the geometry alone, and with the measured (or forced) answer whether to copy. */
+extern size_t __ss_path_at_risk(const char *path);
 extern size_t __ss_path_scan(const char *path);
+extern void __ss_align_set_costs(unsigned penalty, unsigned fixed, unsigned per64);
 /* The probe's state word: 0 until the first call decides everything. */
 extern unsigned __ss_state_word;
 
@@ -352,6 +355,164 @@ START_TEST(env_switch)
 }
 END_TEST
 
+/* ---- whether copying pays: forced each way, measured, moved by costs ---- */
+
+/* A page-end path of len bytes (NUL on the last byte before the PROT_NONE page,
+ * starting at & 7 == 1, where the kernel's load faults). */
+static char *edge_path(char *end, size_t len)
+{
+	char *s = end - 1 - len;
+	while (((uintptr_t)s & 7) != 1)
+		s--, len++;
+	make_path(s, len, 0);
+	return s;
+}
+
+/* _i: SYSSHIM_ALIGN_COPY=always, =never. The geometry decides, or nothing copies;
+ * the answers are the kernel's either way. */
+START_TEST(copy_forced_each_way)
+{
+	struct sysshim_align_info in;
+	char *end = guarded(3);
+
+	setenv("SYSSHIM_ALIGN_COPY", _i ? "never" : "always", 1);
+	sysshim_align_info(&in);
+	ck_assert_int_eq(in.mode, _i ? SYSSHIM_ALIGN_COPY_NEVER : SYSSHIM_ALIGN_COPY_ALWAYS);
+	ck_assert_int_eq(in.measured, 0);
+	ck_assert_uint_eq(in.copy_max_len, _i ? 0 : SYSSHIM_PATH_MAX - 1);
+	for (int gap = 0; gap < 10; gap++)
+		for (int a = 0; a < 8; a++) {
+			char *nul = end - 1 - gap;
+			size_t len = 40 + (((uintptr_t)nul - a) & 7);
+			char *p = nul - len;
+			make_path(p, len, 0);
+			size_t risk = __ss_path_at_risk(p);
+			ck_assert_uint_eq(__ss_path_scan(p), _i ? 0 : risk);
+			same_answers(p, gap == 0);
+		}
+	sysshim_align_paths(0);
+	sysshim_align_info(&in);
+	ck_assert_int_eq(in.measured, 0);	/* forced: nothing measured */
+}
+END_TEST
+
+/* Left to decide: the first unaligned path measures, and the guard copies a page-end
+ * path exactly when the measured costs say it pays for its length. */
+START_TEST(copy_decision_measured)
+{
+	struct sysshim_align_info in;
+	struct stat st;
+	char *end = guarded(2);
+
+	setenv("SYSSHIM_ALIGN_COPY", "auto", 1);
+	sysshim_align_info(&in);
+	ck_assert_int_eq(in.measured, 0);
+	sysshim_align_paths(1);
+	char *p = edge_path(end, 30);
+	ck_assert_int_eq(sysshim_stat(p, &st), 0);
+	sysshim_align_info(&in);
+	ck_assert_int_eq(in.mode, SYSSHIM_ALIGN_COPY_AUTO);
+	ck_assert_int_eq(in.measured, 1);
+	ck_assert_uint_gt(in.copy_ns + in.copy_ns_per64, 0);
+	fprintf(stderr, "guard here: page-end penalty %u ns, copy %u ns + %u ns per 64 bytes: "
+		"copies page-end paths up to %u bytes\n", in.penalty_ns, in.copy_ns, in.copy_ns_per64,
+		in.copy_max_len);
+	for (size_t len = 20; len < SYSSHIM_PATH_MAX - 16; len += 97) {
+		p = edge_path(end, len);
+		size_t n = strlen(p);
+		int pays = in.penalty_ns > in.copy_ns + (uint64_t)in.copy_ns_per64 * (n / 64 + 1);
+		ck_assert_uint_eq(__ss_path_scan(p), pays ? n + 1 : 0);
+		ck_assert_int_eq(pays, n <= in.copy_max_len);
+		same_answers(p, 0);
+	}
+	sysshim_align_paths(0);
+}
+END_TEST
+
+/* Costs that say copying pays send page-end paths to the copy, up to the length
+ * where it stops paying; costs that say it never pays make the guard read nothing,
+ * so that an unreadable unaligned path gets the kernel's EFAULT, not a crash. */
+START_TEST(copy_decision_follows_costs)
+{
+	struct sysshim_align_info in;
+	struct stat st;
+	char *end = guarded(2);
+
+	setenv("SYSSHIM_ALIGN_COPY", "auto", 1);
+	sysshim_align_paths(1);
+	__ss_align_set_costs(1000, 100, 100);	/* pays while n / 64 + 1 <= 8 */
+	sysshim_align_info(&in);
+	ck_assert_uint_eq(in.copy_max_len, 511);
+	char *p = edge_path(end, 500);
+	ck_assert_uint_le(strlen(p), 511);
+	ck_assert_uint_eq(__ss_path_scan(p), strlen(p) + 1);
+	p = edge_path(end, 512);
+	ck_assert_uint_ge(strlen(p), 512);
+	ck_assert_uint_eq(__ss_path_scan(p), 0);
+	ck_assert_uint_ne(__ss_path_at_risk(p), 0);
+	static char mid[64] __attribute__((aligned(64)));
+	make_path(mid + 3, 20, 0);
+	ck_assert_uint_eq(__ss_path_scan(mid + 3), 0);	/* not at a page end */
+
+	__ss_align_set_costs(10, 5000, 10);	/* never pays */
+	sysshim_align_info(&in);
+	ck_assert_uint_eq(in.copy_max_len, 0);
+	p = edge_path(end, 20);
+	ck_assert_uint_eq(__ss_path_scan(p), 0);
+	same_answers(p, 1);
+	memcpy(end - 3, "abc", 3);	/* no NUL before the PROT_NONE page */
+	sysshim_align_paths(1);
+	if (!RUNNING_ON_VALGRIND) {
+		errno = 0;
+		ck_assert_int_eq(sysshim_stat(end - 3, &st), -1);
+		ck_assert_int_eq(errno, EFAULT);
+	}
+	sysshim_align_paths(0);
+}
+END_TEST
+
+/* A wrong measurement does not stick: every 2^16 unaligned paths it is taken
+ * again. */
+START_TEST(copy_decision_recovers)
+{
+	struct sysshim_align_info in;
+	static char mid[64] __attribute__((aligned(64)));
+
+	setenv("SYSSHIM_ALIGN_COPY", "auto", 1);
+	make_path(mid + 3, 20, 0);
+	__ss_path_scan(mid + 3);	/* the first measurement */
+	__ss_align_set_costs(0, 4000, 4000);	/* absurd: copying never pays */
+	for (int i = 0; i < (1 << 16); i++)
+		__ss_path_scan(mid + 3);
+	sysshim_align_info(&in);
+	ck_assert_int_eq(in.measured, 1);
+	ck_assert_msg(in.copy_ns < 4000 && in.copy_ns_per64 < 4000,
+		      "still %u + %u ns per copy after 2^16 paths", in.copy_ns, in.copy_ns_per64);
+}
+END_TEST
+
+START_TEST(copy_env_bad_value)
+{
+	int p[2];
+	char buf[256];
+	struct sysshim_align_info in;
+
+	ck_assert_int_eq(pipe(p), 0);
+	int saved = dup(2);
+	dup2(p[1], 2);
+	setenv("SYSSHIM_ALIGN_COPY", "sometimes", 1);
+	sysshim_align_info(&in);
+	sysshim_align_info(&in);
+	dup2(saved, 2);
+	close(p[1]);
+	ssize_t n = read(p[0], buf, sizeof buf - 1);
+	ck_assert_int_gt(n, 0);
+	buf[n] = 0;
+	ck_assert_str_eq(buf, "sysshim: unknown SYSSHIM_ALIGN_COPY=sometimes ignored (known: auto always never)\n");
+	ck_assert_int_eq(in.mode, SYSSHIM_ALIGN_COPY_AUTO);
+}
+END_TEST
+
 /* The path buffer API. */
 
 static void assert_path(const struct sysshim_path *p, const char *want)
@@ -505,6 +666,11 @@ static Suite *suite(void)
 	tcase_add_test(t, switch_returns_previous);
 	tcase_add_test(t, guard_survives_reprobe);
 	tcase_add_test(t, env_switch);
+	tcase_add_loop_test(t, copy_forced_each_way, 0, 2);
+	tcase_add_test(t, copy_decision_measured);
+	tcase_add_test(t, copy_decision_follows_costs);
+	tcase_add_test(t, copy_decision_recovers);
+	tcase_add_test(t, copy_env_bad_value);
 	tcase_set_timeout(t, 300);
 	suite_add_tcase(s, t);
 
@@ -523,6 +689,10 @@ int main(int argc, char **argv)
 {
 	if (argc > 1 && !strcmp(argv[1], "--report-align"))
 		return sysshim_align_paths(-1);
+	/* The guard's tests check the copy itself wherever the kernel's load would
+	 * fault, whatever copying costs here; copy_decision_* test the measured way. */
+	if (!getenv("SYSSHIM_ALIGN_COPY"))
+		setenv("SYSSHIM_ALIGN_COPY", "always", 1);
 	SRunner *sr = srunner_create(suite());
 	srunner_set_fork_status(sr, CK_FORK);
 	srunner_run_all(sr, CK_NORMAL);

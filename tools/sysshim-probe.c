@@ -1,8 +1,41 @@
 /* sysshim-probe: what the probe finds on this kernel, and what each call will use. */
 #include <stdio.h>
 #include <string.h>
+#include <sys/eventfd.h>
 #include <sys/utsname.h>
+#include <unistd.h>
 #include "sysshim.h"
+
+/* The batch decision is measured by flushing: 16 non-blocking eventfds, flushed
+ * until calibration is done (and a few more), as a program would. */
+static void batch_measure(struct sysshim_batch_info *bi)
+{
+	struct sysshim_batch_ent ent[16];
+	struct sysshim_batch b;
+	int fd[16], n = 0;
+
+	sysshim_batch_init(&b, ent, 16);
+	while (n < 16 && (fd[n] = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC)) >= 0)
+		n++;
+	for (int r = 0; r < 64; r++) {
+		for (int i = 0; i < n; i++)
+			sysshim_batch_add(&b, fd[i], 1);
+		sysshim_batch_flush(&b);
+	}
+	sysshim_batch_destroy(&b);
+	while (n)
+		close(fd[--n]);
+	sysshim_batch_info(bi);
+}
+
+static const char *batch_way(const struct sysshim_batch_info *bi, unsigned k)
+{
+	if (!bi->uring || bi->mode == SYSSHIM_BATCH_MODE_PLAIN)
+		return "plain";
+	if (bi->mode == SYSSHIM_BATCH_MODE_URING)
+		return "io_uring";
+	return bi->crossover && k >= bi->crossover ? "io_uring" : "plain";
+}
 
 static const struct {
 	unsigned bit;
@@ -32,6 +65,9 @@ int main(int argc, char **argv)
 	const char *empty = in.fstat_strategy == SYSSHIM_S_FSTAT &&
 		!(in.caps & (SYSSHIM_CAP_NEWFSTATAT_NULL | SYSSHIM_CAP_STATX_NULL)) ? fd : path;
 	const char *sx = in.caps & SYSSHIM_CAP_STATX ? "statx" : "emulated (fstatat)";
+	struct sysshim_batch_info bi;
+	static const char *const bmode[] = { "auto", "uring", "plain" };
+	batch_measure(&bi);
 
 	if (json) {
 		printf("{\"kernel\": \"%s\", \"arch\": \"%s\", \"caps\": {", u.release, u.machine);
@@ -40,8 +76,16 @@ int main(int argc, char **argv)
 			       in.caps & caps[i].bit ? "true" : "false");
 		printf("}, \"forced\": \"%s\", \"strategy\": {\"fstat\": \"%s\", "
 		       "\"fstatat_empty_path\": \"%s\", \"stat\": \"%s\", \"lstat\": \"%s\", "
-		       "\"fstatat\": \"%s\", \"statx\": \"%s\"}}\n",
+		       "\"fstatat\": \"%s\", \"statx\": \"%s\"}, ",
 		       sysshim_strategy_name(in.forced), fd, empty, path, path, path, sx);
+		printf("\"batch\": {\"mode\": \"%s\", \"uring\": %s, \"calibrated\": %s, "
+		       "\"plain_ns\": %u, \"uring_enter_ns\": %u, \"uring_write_ns\": %u, "
+		       "\"crossover\": %u, \"way_16\": \"%s\", \"interval\": %u, "
+		       "\"clock\": \"%s\", \"clock_ns\": %u}}\n",
+		       bmode[bi.mode], bi.uring ? "true" : "false", bi.calibrated ? "true" : "false",
+		       bi.plain_ns, bi.uring_enter_ns, bi.uring_write_ns, bi.crossover,
+		       batch_way(&bi, 16), bi.interval,
+		       bi.clock == SYSSHIM_CLOCK_VDSO ? "vdso" : "syscall", bi.clock_ns);
 		return 0;
 	}
 	printf("kernel   %s %s\n", u.sysname, u.release);
@@ -57,5 +101,18 @@ int main(int argc, char **argv)
 	printf("  %-40s %s\n", "fstatat(fd, \"\", AT_EMPTY_PATH)", empty);
 	printf("  %-40s %s\n", "stat, lstat, fstatat(fd, path)", path);
 	printf("  %-40s %s\n", "statx", sx);
+	printf("eventfd batch (measured by 64 flushes of 16 eventfds here; SYSSHIM_BATCH=%s):\n",
+	       bmode[bi.mode]);
+	printf("  %-40s %s\n", "io_uring", bi.uring ? "usable" : "not usable");
+	printf("  %-40s %u ns\n", "write(2), each", bi.plain_ns);
+	printf("  %-40s %u ns + %u ns per write\n", "io_uring_enter", bi.uring_enter_ns,
+	       bi.uring_write_ns);
+	if (bi.crossover)
+		printf("  %-40s from %u eventfds on\n", "io_uring cheaper", bi.crossover);
+	else
+		printf("  %-40s %s\n", "io_uring cheaper", bi.calibrated ? "never" : "not measured");
+	printf("  %-40s %s\n", "a flush of 16 uses", batch_way(&bi, 16));
+	printf("  %-40s %s, %u ns per read; re-measured every %u flushes\n", "clock",
+	       bi.clock == SYSSHIM_CLOCK_VDSO ? "vDSO" : "syscall", bi.clock_ns, bi.interval);
 	return 0;
 }

@@ -65,6 +65,7 @@
 #define SS_MB_NO	2
 
 hidden int __ss_env_off(const char *name);
+hidden const char *__ss_env_value(const char *name);
 hidden int __ss_membarrier_ok(void);
 
 /* sysshim_batch_ent.flags */
@@ -156,6 +157,27 @@ hidden void __ss_uring_refused(void);
 hidden long __ss_ring_setup(struct ss_ring *r);
 hidden void __ss_ring_free(struct ss_ring *r);
 hidden long __ss_ring_get(struct ss_ring *r);
-hidden void __ss_uring_flush(struct sysshim_batch *b);
+hidden long __ss_uring_flush(struct sysshim_batch *b);
+hidden uint64_t __ss_uring_enter_ns(struct sysshim_batch *b);
+
+/* The clock for the cost measurements (clock.c). */
+hidden uint64_t __ss_now_ns(void);
+hidden int __ss_clock_source(unsigned *cost);
+
+/* The batch decision (decide.c): SYSSHIM_BATCH's modes in the decision word. */
+#define SS_BM_AUTO	1
+#define SS_BM_URING	2
+#define SS_BM_PLAIN	3
+/* Timed flushes before the costs are trusted: plain, io_uring, plain, ... */
+#define SS_CALIB	6
+/* After calibration one flush in 2^SS_EXP_MIN .. 2^SS_EXP_MAX is timed. */
+#define SS_EXP_MIN	4
+#define SS_EXP_MAX	12
+/* __ss_batch_pick's answer: through io_uring (else plain), and timed. */
+#define SS_PICK_URING	1
+#define SS_PICK_TIME	2
+hidden unsigned __ss_batch_pick(const struct sysshim_batch *b, unsigned k);
+hidden void __ss_batch_sample(unsigned pick, unsigned k, uint64_t ns, uint64_t enter_ns);
+hidden void __ss_batch_set_costs(unsigned p, unsigned a, unsigned u);
 
 #endif

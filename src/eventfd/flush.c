@@ -14,6 +14,25 @@ static void plain(struct sysshim_batch *b, struct sysshim_batch_ent *e)
 	}
 }
 
+/* The entries io_uring would have taken, written plainly; how many went in whole. */
+static unsigned plain_eligible(struct sysshim_batch *b)
+{
+	unsigned ok = 0;
+
+	for (unsigned i = 0; i < b->n; i++) {
+		struct sysshim_batch_ent *e = &b->ent[i];
+		if (!ss_uring_eligible(e))
+			continue;
+		plain(b, e);
+		e->flags |= SS_BE_TRIED;
+		ok += !e->value;
+	}
+	return ok;
+}
+
+/* The k entries both ways could take go out the way the process's measured costs
+ * say (decide.c); the timed flushes among them feed those costs. Whatever is left
+ * (blocking fds, split sums, what io_uring did not take) is written plainly. */
 SS_EXPORT int sysshim_batch_flush(struct sysshim_batch *b)
 {
 	unsigned k = 0;
@@ -26,8 +45,30 @@ SS_EXPORT int sysshim_batch_flush(struct sysshim_batch *b)
 			e->error = 0;
 		k += ss_uring_eligible(e);
 	}
-	if (k >= 2 && !(b->flags & SYSSHIM_BATCH_PLAIN) && __ss_uring_usable())
-		__ss_uring_flush(b);
+	if (k >= 2 && !(b->flags & SYSSHIM_BATCH_PLAIN) && __ss_uring_usable()) {
+		unsigned pick = __ss_batch_pick(b, k);
+		if (!(pick & SS_PICK_TIME)) {
+			if (pick & SS_PICK_URING)
+				__ss_uring_flush(b);
+		} else if (pick & SS_PICK_URING) {
+			/* Time the submission alone: the ring is set up first. */
+			if (!__ss_ring_get(ss_ring_of(b))) {
+				uint64_t t0 = __ss_now_ns();
+				long done = __ss_uring_flush(b);
+				uint64_t t1 = __ss_now_ns();
+				if (done == (long)k)
+					__ss_batch_sample(pick, k, t1 - t0, __ss_uring_enter_ns(b));
+			} else {
+				__ss_uring_flush(b);	/* records the refusal */
+			}
+		} else {
+			uint64_t t0 = __ss_now_ns();
+			unsigned done = plain_eligible(b);
+			uint64_t t1 = __ss_now_ns();
+			if (done == k)
+				__ss_batch_sample(pick, k, t1 - t0, 0);
+		}
+	}
 	for (unsigned i = 0; i < b->n; i++) {
 		struct sysshim_batch_ent *e = &b->ent[i];
 		if (e->value && !(e->flags & SS_BE_TRIED))

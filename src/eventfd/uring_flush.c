@@ -96,9 +96,11 @@ static long submit_round(struct sysshim_batch *b, struct ss_ring *r, unsigned *n
 	return done;
 }
 
-void __ss_uring_flush(struct sysshim_batch *b)
+/* Returns how many entries went in whole through the ring, or a negative errno. */
+long __ss_uring_flush(struct sysshim_batch *b)
 {
 	struct ss_ring *r = ss_ring_of(b);
+	unsigned long before = b->uring_writes;
 	unsigned next = 0;
 	long e;
 
@@ -106,13 +108,26 @@ void __ss_uring_flush(struct sysshim_batch *b)
 	if (e < 0) {
 		if (e == -ENOSYS || e == -EPERM)
 			__ss_uring_refused();
-		return;
+		return e;
 	}
 	while (next < b->n) {
 		e = submit_round(b, r, &next);
 		if (e == -ENOSYS || e == -EPERM)
 			__ss_uring_refused();
 		if (e < 0)
-			return;
+			return e;
 	}
+	return (long)(b->uring_writes - before);
+}
+
+/* The fixed part of an io_uring_enter: one with nothing to submit or wait for,
+ * timed (the cost model's A, decide.c). */
+uint64_t __ss_uring_enter_ns(struct sysshim_batch *b)
+{
+	struct ss_ring *r = ss_ring_of(b);
+	uint64_t t0 = __ss_now_ns();
+
+	__syscall(SYS_io_uring_enter, r->fd, 0, 0, 0, 0, 0);
+	b->uring_enters++;
+	return __ss_now_ns() - t0;
 }

@@ -1,5 +1,4 @@
-#include "stat_impl.h"
-#include "sysshim.h"
+#include "guard_impl.h"
 
 /* The path alignment guard (docs/path.md). The kernel copies a path in with word
  * loads at path, path + 8, path + 16, ... whatever the alignment. When the path
@@ -32,8 +31,9 @@ typedef uint64_t __attribute__((__may_alias__)) word;
 /* Measures the path with aligned loads only, each in a page the kernel's own copy
  * reads too (the one holding path[0], then one holding a byte before the NUL);
  * stops after SYSSHIM_PATH_MAX bytes, since a longer path is the kernel's to
- * refuse (ENAMETOOLONG) and is passed through as it is. */
-__attribute__((__no_sanitize_address__)) size_t __ss_path_scan(const char *path)
+ * refuse (ENAMETOOLONG) and is passed through as it is. Its length + 1 when the
+ * kernel's load holding the NUL crosses a page, else 0. */
+__attribute__((__no_sanitize_address__)) size_t __ss_path_at_risk(const char *path)
 {
 	unsigned m = (uintptr_t)path & 7;
 	const word *w = (const void *)(path - m);
@@ -58,7 +58,7 @@ __attribute__((__no_sanitize_address__)) size_t __ss_path_scan(const char *path)
 
 /* Copies the n bytes before the NUL with aligned loads (8 bytes a step, shifted
  * into place), reading no word past the one that holds the NUL. */
-static const char *copy(struct sysshim_path *d, const char *s, size_t n)
+const char *__ss_path_copy(struct sysshim_path *d, const char *s, size_t n)
 {
 	unsigned m = (uintptr_t)s & 7, sh = 8 * m;
 	const word *w = (const void *)(s - m);
@@ -86,12 +86,12 @@ static const char *copy(struct sysshim_path *d, const char *s, size_t n)
 long __ss_fstatat_copied(int fd, const char *path, size_t n, struct stat *st, int flag)
 {
 	struct sysshim_path tmp;
-	return __ss_fstatat(fd, copy(&tmp, path, n), st, flag);
+	return __ss_fstatat(fd, __ss_path_copy(&tmp, path, n), st, flag);
 }
 
 long __ss_statx_copied(int fd, const char *path, size_t n, int flag, unsigned mask,
 		       struct statx *stx)
 {
 	struct sysshim_path tmp;
-	return __ss_statx(fd, copy(&tmp, path, n), flag, mask, stx);
+	return __ss_statx(fd, __ss_path_copy(&tmp, path, n), flag, mask, stx);
 }

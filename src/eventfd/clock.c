@@ -1,0 +1,179 @@
+#include "eventfd_impl.h"
+
+/* A monotonic clock for the cost measurements (docs/eventfd.md, "How the batch
+ * decides"): the vDSO's clock_gettime when it can be found, else the raw syscall.
+ * The library calls no libc function, so getauxval() is out; environ's strings are
+ * followed by the auxiliary vector only until a setenv() moves them, and the library
+ * cannot tell, so the vector is read from /proc/self/auxv (three syscalls, once per
+ * process). Lock-free: racing first callers all resolve the same address. */
+
+#define AT_NULL		0
+#define AT_SYSINFO_EHDR	33
+#define O_RDONLY	0
+#define O_CLOEXEC	02000000
+#define CLOCK_MONOTONIC	1
+
+#define PT_LOAD		1
+#define PT_DYNAMIC	2
+#define DT_NULL		0
+#define DT_HASH		4
+#define DT_STRTAB	5
+#define DT_SYMTAB	6
+#define STT_FUNC	2
+
+#if defined(__aarch64__)
+#define VDSO_CLOCK "__kernel_clock_gettime"
+#else
+#define VDSO_CLOCK "__vdso_clock_gettime"
+#endif
+
+struct ss_timespec {
+	long tv_sec, tv_nsec;
+};
+
+typedef int (*vdso_clock_fn)(int, struct ss_timespec *);
+
+struct ehdr {
+	unsigned char ident[16];
+	uint16_t type, machine;
+	uint32_t version;
+	uint64_t entry, phoff, shoff;
+	uint32_t flags;
+	uint16_t ehsize, phentsize, phnum, shentsize, shnum, shstrndx;
+};
+
+struct phdr {
+	uint32_t type, flags;
+	uint64_t offset, vaddr, paddr, filesz, memsz, align;
+};
+
+struct dyn {
+	int64_t tag;
+	uint64_t val;
+};
+
+struct sym {
+	uint32_t name;
+	unsigned char info, other;
+	uint16_t shndx;
+	uint64_t value, size;
+};
+
+/* 0 not looked up, 1 the syscall, else the vDSO function. */
+static uintptr_t clock_fn;
+static unsigned clock_cost;	/* ns per read, 0 = not measured yet */
+
+static uintptr_t vdso_base(void)
+{
+	uint64_t aux[64];
+	long fd = __syscall(SYS_openat, AT_FDCWD, "/proc/self/auxv", O_RDONLY | O_CLOEXEC);
+	long n;
+
+	if (fd < 0)
+		return 0;
+	n = __syscall(SYS_read, fd, aux, sizeof aux);
+	__syscall(SYS_close, fd);
+	for (long i = 0; i + 1 < n / 8 && aux[i] != AT_NULL; i += 2)
+		if (aux[i] == AT_SYSINFO_EHDR)
+			return aux[i + 1];
+	return 0;
+}
+
+static int streq(const char *a, const char *b)
+{
+	while (*a && *a == *b)
+		a++, b++;
+	return *a == *b;
+}
+
+/* The vDSO is a complete ELF image in memory: its dynamic section names the symbol
+ * table, and DT_HASH's nchain is the number of symbols (musl's vdso.c does the same). */
+static uintptr_t vdso_sym(uintptr_t base, const char *name)
+{
+	const struct ehdr *eh = (const void *)base;
+	const struct phdr *ph;
+	const struct dyn *dy = 0;
+	const struct sym *syms = 0;
+	const uint32_t *hash = 0;
+	const char *strs = 0;
+	uintptr_t bias = 0;
+	int have_load = 0;
+
+	if (!base || eh->ident[0] != 0x7f || eh->ident[1] != 'E' || eh->ident[2] != 'L' ||
+	    eh->ident[3] != 'F' || eh->ident[4] != 2 || eh->phentsize != sizeof *ph)
+		return 0;
+	ph = (const void *)(base + eh->phoff);
+	for (unsigned i = 0; i < eh->phnum; i++) {
+		if (ph[i].type == PT_LOAD && !have_load) {
+			bias = base + ph[i].offset - ph[i].vaddr;
+			have_load = 1;
+		} else if (ph[i].type == PT_DYNAMIC) {
+			dy = (const void *)(base + ph[i].offset);
+		}
+	}
+	if (!dy || !have_load)
+		return 0;
+	for (; dy->tag != DT_NULL; dy++) {
+		if (dy->tag == DT_SYMTAB)
+			syms = (const void *)(bias + dy->val);
+		else if (dy->tag == DT_STRTAB)
+			strs = (const void *)(bias + dy->val);
+		else if (dy->tag == DT_HASH)
+			hash = (const void *)(bias + dy->val);
+	}
+	if (!syms || !strs || !hash)
+		return 0;
+	for (uint32_t i = 0; i < hash[1]; i++)
+		if ((syms[i].info & 0xf) == STT_FUNC && syms[i].shndx && syms[i].value &&
+		    streq(strs + syms[i].name, name))
+			return bias + syms[i].value;
+	return 0;
+}
+
+static uint64_t read_clock(uintptr_t f)
+{
+	struct ss_timespec ts = { 0, 0 };
+
+	if (f > 1 && !((vdso_clock_fn)f)(CLOCK_MONOTONIC, &ts))
+		return (uint64_t)ts.tv_sec * 1000000000u + ts.tv_nsec;
+	__syscall(SYS_clock_gettime, CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + ts.tv_nsec;
+}
+
+static uintptr_t resolve(void)
+{
+	uintptr_t f = __atomic_load_n(&clock_fn, __ATOMIC_ACQUIRE);
+	uint64_t a, b, best = ~0ULL;
+
+	if (likely(f))
+		return f;
+	f = vdso_sym(vdso_base(), VDSO_CLOCK);
+	if (!f || __ss_env_off("SYSSHIM_VDSO"))
+		f = 1;
+	/* The cost of one read, the smallest of a few back-to-back pairs (the first
+	 * also takes the vDSO data page's first touch). */
+	for (int i = 0; i < 5; i++) {
+		a = read_clock(f);
+		b = read_clock(f);
+		if (b - a < best)
+			best = b - a;
+	}
+	__atomic_store_n(&clock_cost, best ? (unsigned)best : 1, __ATOMIC_RELAXED);
+	__atomic_store_n(&clock_fn, f, __ATOMIC_RELEASE);
+	return f;
+}
+
+uint64_t __ss_now_ns(void)
+{
+	return read_clock(resolve());
+}
+
+/* SYSSHIM_CLOCK_VDSO or SYSSHIM_CLOCK_SYSCALL, and the ns one read costs. */
+int __ss_clock_source(unsigned *cost)
+{
+	uintptr_t f = resolve();
+
+	if (cost)
+		*cost = __atomic_load_n(&clock_cost, __ATOMIC_RELAXED);
+	return f > 1 ? SYSSHIM_CLOCK_VDSO : SYSSHIM_CLOCK_SYSCALL;
+}

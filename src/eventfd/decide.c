@@ -1,0 +1,220 @@
+#include "eventfd_impl.h"
+
+/* How a flush of k >= 2 non-blocking eventfds goes out: k write(2)s, or one
+ * io_uring_enter. Which is faster depends on the machine (docs/eventfd.md): the
+ * process measures it. Costs model: plain(k) = P * k, uring(k) = A + U * k, where
+ * P is one write(2), A one io_uring_enter with nothing to do (its fixed part) and
+ * U what each write adds inside the ring. io_uring wins for k > A / (P - U).
+ *
+ * One 64-bit word holds the decision's state and all three costs, so a flush reads
+ * it with one relaxed load and an update is one compare-and-swap: lock-free, and
+ * async-signal-safe. Layout:
+ *	bits  0-1	SYSSHIM_BATCH: 0 not read yet, SS_BM_AUTO, SS_BM_URING, SS_BM_PLAIN
+ *	bits  2-4	timed flushes during calibration (SS_CALIB = done)
+ *	bits  5-8	log2 of the flushes between two timed ones after calibration
+ *	bit   9	which kind the next timed flush measures (0 plain, 1 io_uring)
+ *	bits 10-27	P, ns		(18 bits each: saturate at 262 us)
+ *	bits 28-45	A, ns
+ *	bits 46-63	U, ns
+ * A flush counter (racy on purpose: a lost increment only moves a measurement by a
+ * flush) says when the next timed flush is due. */
+
+#define F_MODE(w)	((unsigned)(w) & 3)
+#define F_CAL(w)	((unsigned)((w) >> 2) & 7)
+#define F_EXP(w)	((unsigned)((w) >> 5) & 15)
+#define F_NEXT(w)	((unsigned)((w) >> 9) & 1)
+#define F_P(w)		((unsigned)((w) >> 10) & COST_MAX)
+#define F_A(w)		((unsigned)((w) >> 28) & COST_MAX)
+#define F_U(w)		((unsigned)((w) >> 46) & COST_MAX)
+#define COST_MAX	0x3ffffU
+
+static uint64_t word;
+static unsigned long ticks;
+
+static uint64_t pack(unsigned mode, unsigned cal, unsigned exp, unsigned next, unsigned p,
+		     unsigned a, unsigned u)
+{
+	return mode | (uint64_t)cal << 2 | (uint64_t)exp << 5 | (uint64_t)next << 9 |
+	       (uint64_t)(p > COST_MAX ? COST_MAX : p) << 10 |
+	       (uint64_t)(a > COST_MAX ? COST_MAX : a) << 28 |
+	       (uint64_t)(u > COST_MAX ? COST_MAX : u) << 46;
+}
+
+static unsigned slen(const char *s)
+{
+	unsigned n = 0;
+	while (s[n])
+		n++;
+	return n;
+}
+
+static void say(const char *a, const char *b, const char *c)
+{
+	const char *parts[] = { "sysshim: ", a, b, c, "\n" };
+	for (unsigned i = 0; i < 5; i++)
+		__syscall(SYS_write, 2, parts[i], slen(parts[i]));
+}
+
+/* SYSSHIM_BATCH=uring|plain|auto, read once; anything else gets one line on stderr. */
+static unsigned mode_from_env(void)
+{
+	const char *v = __ss_env_value("SYSSHIM_BATCH");
+	static const char *const names[] = { 0, "auto", "uring", "plain" };
+
+	if (!v || !*v)
+		return SS_BM_AUTO;
+	for (unsigned m = SS_BM_AUTO; m <= SS_BM_PLAIN; m++) {
+		unsigned i = 0;
+		while (names[m][i] && v[i] == names[m][i])
+			i++;
+		if (!names[m][i] && !v[i])
+			return m;
+	}
+	return 0;
+}
+
+static uint64_t load(void)
+{
+	uint64_t w = __atomic_load_n(&word, __ATOMIC_RELAXED), old = 0;
+	unsigned m;
+
+	if (likely(w))
+		return w;
+	m = mode_from_env();
+	w = pack(m ? m : SS_BM_AUTO, 0, SS_EXP_MIN, 0, 0, 0, 0);
+	if (!__atomic_compare_exchange_n(&word, &old, w, 0, __ATOMIC_RELAXED, __ATOMIC_RELAXED))
+		return old;
+	if (!m)
+		say("unknown SYSSHIM_BATCH=", __ss_env_value("SYSSHIM_BATCH"),
+		    " ignored (known: uring plain auto)");
+	return w;
+}
+
+/* Whether the costs say io_uring for k writes. */
+static int uring_wins(uint64_t w, unsigned k)
+{
+	uint64_t p = F_P(w), a = F_A(w), u = F_U(w);
+	return a + u * k < p * k;
+}
+
+unsigned __ss_batch_pick(const struct sysshim_batch *b, unsigned k)
+{
+	uint64_t w;
+	unsigned long t;
+
+	if (b->flags & SYSSHIM_BATCH_URING)
+		return SS_PICK_URING;
+	w = load();
+	if (F_MODE(w) != SS_BM_AUTO)
+		return F_MODE(w) == SS_BM_URING ? SS_PICK_URING : 0;
+	if (F_CAL(w) < SS_CALIB)
+		/* Calibration: plain first, then alternating; each timed. */
+		return SS_PICK_TIME | (F_CAL(w) & 1 ? SS_PICK_URING : 0);
+	t = __atomic_load_n(&ticks, __ATOMIC_RELAXED) + 1;
+	__atomic_store_n(&ticks, t, __ATOMIC_RELAXED);
+	if (unlikely(!(t & ((1UL << F_EXP(w)) - 1))))
+		return SS_PICK_TIME | (F_NEXT(w) ? SS_PICK_URING : 0);
+	return uring_wins(w, k) ? SS_PICK_URING : 0;
+}
+
+/* After calibration a sample moves a cost halfway towards itself, and no sample
+ * counts for more than twice or less than half the old cost: one flush that a
+ * preemption made slow cannot flip the decision by itself, a real change (a
+ * migrated VM, a new seccomp filter) gets there in a few samples. */
+static unsigned smooth(unsigned old, unsigned s)
+{
+	if (!old)
+		return s;
+	if (s > 2 * old)
+		s = 2 * old;
+	if (s < old / 2)
+		s = old / 2;
+	return (old + s + 1) / 2;
+}
+
+static int near(unsigned old, unsigned now)
+{
+	unsigned d = old > now ? old - now : now - old;
+	return d <= old / 4;
+}
+
+void __ss_batch_sample(unsigned pick, unsigned k, uint64_t ns, uint64_t enter_ns)
+{
+	uint64_t old = load(), w;
+	unsigned clk;
+
+	__ss_clock_source(&clk);
+	/* The clock's own cost is in every interval: take it out. */
+	ns = ns > clk ? ns - clk : 0;
+	enter_ns = enter_ns > clk ? enter_ns - clk : 0;
+	do {
+		unsigned cal = F_CAL(old), exp = F_EXP(old), p = F_P(old), a = F_A(old);
+		unsigned u = F_U(old);
+		int before = uring_wins(old, k), stable = 1;
+		if (pick & SS_PICK_URING) {
+			unsigned na = (unsigned)(enter_ns > COST_MAX ? COST_MAX : enter_ns);
+			unsigned nu = ns > na ? (unsigned)((ns - na) / k) : 0;
+			if (cal < SS_CALIB) {
+				a = !a || na < a ? na : a;
+				u = !u || nu < u ? nu : u;
+			} else {
+				stable = near(a, na) && near(u, nu);
+				a = smooth(a, na);
+				u = smooth(u, nu);
+			}
+		} else {
+			unsigned np = (unsigned)(ns / k);
+			if (cal < SS_CALIB) {
+				p = !p || np < p ? np : p;
+			} else {
+				stable = near(p, np);
+				p = smooth(p, np);
+			}
+		}
+		w = pack(F_MODE(old), cal < SS_CALIB ? cal + 1 : cal, exp, !F_NEXT(old), p, a, u);
+		if (cal >= SS_CALIB) {
+			/* Confirmed: look again half as often (at most every 2^SS_EXP_MAX
+			 * flushes); moved: look again soon. */
+			if (stable && before == uring_wins(w, k))
+				exp = exp < SS_EXP_MAX ? exp + 1 : exp;
+			else
+				exp = SS_EXP_MIN;
+			w = pack(F_MODE(old), cal, exp, !F_NEXT(old), p, a, u);
+		}
+	} while (!__atomic_compare_exchange_n(&word, &old, w, 0, __ATOMIC_RELAXED,
+					      __ATOMIC_RELAXED));
+}
+
+/* For the tests: costs as if measured (calibration done), or 0s to start over; the
+ * next timed flush is then the 2^SS_EXP_MIN-th. */
+void __ss_batch_set_costs(unsigned p, unsigned a, unsigned u)
+{
+	uint64_t old = load(), w;
+	__atomic_store_n(&ticks, 0, __ATOMIC_RELAXED);
+	do
+		w = pack(F_MODE(old), p || a || u ? SS_CALIB : 0, SS_EXP_MIN, 0, p, a, u);
+	while (!__atomic_compare_exchange_n(&word, &old, w, 0, __ATOMIC_RELAXED,
+					    __ATOMIC_RELAXED));
+}
+
+SS_EXPORT void sysshim_batch_info(struct sysshim_batch_info *in)
+{
+	uint64_t w = load();
+	unsigned p = F_P(w), a = F_A(w), u = F_U(w);
+
+	in->mode = F_MODE(w) == SS_BM_URING ? SYSSHIM_BATCH_MODE_URING :
+		   F_MODE(w) == SS_BM_PLAIN ? SYSSHIM_BATCH_MODE_PLAIN : SYSSHIM_BATCH_MODE_AUTO;
+	in->uring = __ss_uring_usable();
+	in->calibrated = F_CAL(w) >= SS_CALIB;
+	in->plain_ns = p;
+	in->uring_enter_ns = a;
+	in->uring_write_ns = u;
+	/* The smallest k >= 2 for which the costs say io_uring; 0: none. */
+	in->crossover = 0;
+	if (in->calibrated && p > u) {
+		unsigned k = a / (p - u) + 1;
+		in->crossover = k < 2 ? 2 : k;
+	}
+	in->interval = 1u << F_EXP(w);
+	in->clock = __ss_clock_source(&in->clock_ns);
+}

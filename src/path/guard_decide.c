@@ -1,0 +1,236 @@
+#include "guard_impl.h"
+
+/* Whether the guard's copy pays on this machine (docs/path.md, "Measured, not
+ * assumed"). A page-end path costs the kernel a fault and a byte-by-byte finish:
+ * 1.9 times an ordinary stat on one Debian 12 VM, 4 - 16 times on another, nothing
+ * at all under qemu-user (which reads guest strings itself). Copying costs a fixed
+ * part and a part per 64 bytes. Both are measured in this process, the first time
+ * the guard meets an unaligned path, and again every 2^SS_GUARD_EXP unaligned paths
+ * after that, so a measurement that came out wrong, or a machine that changed, does
+ * not decide for good. A page-end path of n bytes is copied when
+ *	penalty > fixed + per64 * (n / 64 + 1);
+ * when not even the shortest path would be, the guard does not read paths at all.
+ *
+ * One 64-bit word holds it all (one relaxed load per unaligned path, updates by
+ * compare-and-swap; lock-free, async-signal-safe):
+ *	bits  0-1	SYSSHIM_ALIGN_COPY: 0 not read yet, GM_AUTO, GM_ALWAYS, GM_NEVER
+ *	bit   2	measured
+ *	bits  4-23	penalty, ns (saturates at about 1 ms)
+ *	bits 24-35	fixed copy cost, ns
+ *	bits 36-47	copy cost per 64 bytes, ns */
+
+#define GM_AUTO		1
+#define GM_ALWAYS	2
+#define GM_NEVER	3
+#define G_MODE(w)	((unsigned)(w) & 3)
+#define G_MEASURED	4
+#define G_PEN(w)	((unsigned)((w) >> 4) & 0xfffff)
+#define G_FIX(w)	((unsigned)((w) >> 24) & 0xfff)
+#define G_PER(w)	((unsigned)((w) >> 36) & 0xfff)
+#define SS_GUARD_EXP	16
+
+#define PAGE		4096
+#define PROT_NONE	0
+#define PROT_READ	1
+#define PROT_WRITE	2
+#define MAP_PRIVATE	0x02
+#define MAP_ANONYMOUS	0x20
+
+static uint64_t gword;
+static unsigned long unaligned_calls;
+
+static uint64_t gpack(unsigned mode, int measured, unsigned pen, unsigned fix, unsigned per)
+{
+	return mode | (measured ? G_MEASURED : 0) | (uint64_t)(pen > 0xfffff ? 0xfffff : pen) << 4 |
+	       (uint64_t)(fix > 0xfff ? 0xfff : fix) << 24 | (uint64_t)(per > 0xfff ? 0xfff : per) << 36;
+}
+
+static unsigned slen(const char *s)
+{
+	unsigned n = 0;
+	while (s[n])
+		n++;
+	return n;
+}
+
+static unsigned mode_from_env(void)
+{
+	static const char *const names[] = { 0, "auto", "always", "never" };
+	const char *v = __ss_env_value("SYSSHIM_ALIGN_COPY");
+
+	if (!v || !*v)
+		return GM_AUTO;
+	for (unsigned m = GM_AUTO; m <= GM_NEVER; m++) {
+		unsigned i = 0;
+		while (names[m][i] && v[i] == names[m][i])
+			i++;
+		if (!names[m][i] && !v[i])
+			return m;
+	}
+	const char *parts[] = { "sysshim: unknown SYSSHIM_ALIGN_COPY=", v,
+				" ignored (known: auto always never)\n" };
+	for (unsigned i = 0; i < 3; i++)
+		__syscall(SYS_write, 2, parts[i], slen(parts[i]));
+	return GM_AUTO;
+}
+
+static uint64_t gload(void)
+{
+	uint64_t w = __atomic_load_n(&gword, __ATOMIC_RELAXED), old = 0;
+
+	if (likely(w))
+		return w;
+	w = gpack(mode_from_env(), 0, 0, 0, 0);
+	if (!__atomic_compare_exchange_n(&gword, &old, w, 0, __ATOMIC_RELAXED, __ATOMIC_RELAXED))
+		return old;
+	return w;
+}
+
+static void gstore(unsigned pen, unsigned fix, unsigned per, int measured)
+{
+	uint64_t old = gload(), w;
+	do
+		w = gpack(G_MODE(old), measured, pen, fix, per);
+	while (!__atomic_compare_exchange_n(&gword, &old, w, 0, __ATOMIC_RELAXED, __ATOMIC_RELAXED));
+}
+
+static void fill(char *s, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		((volatile char *)s)[i] = '/';
+	s[n] = 0;
+}
+
+static uint64_t min_of(uint64_t a, uint64_t b)
+{
+	return a < b ? a : b;
+}
+
+/* A private page followed by a PROT_NONE one; "//...//" (the root) once with its
+ * NUL on the first page's last byte, starting unaligned, so that the kernel's word
+ * load faults, and once aligned in the middle: the difference of the fastest of a
+ * few alternating stats is the penalty. Then copies of a 15- and a 1023-byte path. */
+static void measure(void)
+{
+	struct stat st;
+	struct sysshim_path tmp;
+	uint64_t edge = ~0ULL, mid = ~0ULL, c15 = ~0ULL, c1k = ~0ULL, t;
+	long a = __syscall(SYS_mmap, 0, 2 * PAGE, PROT_READ | PROT_WRITE,
+			   MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	char *m, *e, *al, *lng;
+	int ok = 1;
+
+	if ((unsigned long)a > -4096UL)
+		return gstore(0, 0, 0, 0);
+	m = (char *)a;
+	if (__syscall(SYS_mprotect, m + PAGE, PAGE, PROT_NONE)) {
+		__syscall(SYS_munmap, m, 2 * PAGE);
+		return gstore(0, 0, 0, 0);
+	}
+	e = m + PAGE - 15;		/* & 7 == 1, NUL at the page's last byte */
+	al = m + 1024;
+	lng = m + 2048 + 1;
+	fill(e, 14);
+	fill(al, 14);
+	fill(lng, 1023);
+	for (int i = 0; i < 6 && ok; i++) {
+		for (int j = 0; j < 2; j++) {
+			int first = (i + j) & 1;
+			t = __ss_now_ns();
+			ok &= !__syscall(SYS_newfstatat, AT_FDCWD, first ? e : al, &st, 0);
+			t = __ss_now_ns() - t;
+			if (first)
+				edge = min_of(edge, t);
+			else
+				mid = min_of(mid, t);
+		}
+		t = __ss_now_ns();
+		for (int k = 0; k < 8; k++) {
+			__ss_path_copy(&tmp, e, 14);
+			__atomic_signal_fence(__ATOMIC_SEQ_CST);
+		}
+		c15 = min_of(c15, (__ss_now_ns() - t + 7) / 8);
+		t = __ss_now_ns();
+		__ss_path_copy(&tmp, lng, 1023);
+		__atomic_signal_fence(__ATOMIC_SEQ_CST);
+		c1k = min_of(c1k, __ss_now_ns() - t);
+	}
+	__syscall(SYS_munmap, m, 2 * PAGE);
+	if (!ok)	/* refused (a sandbox): nothing measured, copy as before */
+		return gstore(0, 0, 0, 0);
+	/* 15 bytes: the fixed part; 1023 bytes: 16 more 64-byte blocks. */
+	unsigned fix = (unsigned)c15 ? (unsigned)c15 : 1;
+	unsigned per = c1k > c15 ? (unsigned)((c1k - c15 + 15) / 16) : 1;
+	gstore(edge > mid ? (unsigned)(edge - mid) : 0, fix, per, 1);
+}
+
+static int pays(uint64_t w, size_t n)
+{
+	return G_PEN(w) > G_FIX(w) + (uint64_t)G_PER(w) * ((n >> 6) + 1);
+}
+
+/* The guard's question for an unaligned path (src/stat via probe.h): its length + 1
+ * when it is to be copied, else 0. */
+size_t __ss_path_scan(const char *path)
+{
+	uint64_t w = gload();
+	size_t n;
+	unsigned long c;
+
+	if (G_MODE(w) == GM_NEVER)
+		return 0;
+	if (G_MODE(w) == GM_AUTO) {
+		c = __atomic_load_n(&unaligned_calls, __ATOMIC_RELAXED);
+		__atomic_store_n(&unaligned_calls, c + 1, __ATOMIC_RELAXED);
+		if (unlikely(!(w & G_MEASURED) && !c) ||
+		    unlikely(!((c + 1) & ((1UL << SS_GUARD_EXP) - 1)))) {
+			measure();
+			w = gload();
+		}
+		/* Measured, and not even a short page-end path pays: read nothing. */
+		if ((w & G_MEASURED) && !pays(w, 0))
+			return 0;
+	}
+	n = __ss_path_at_risk(path);
+	if (!n || G_MODE(w) != GM_AUTO || !(w & G_MEASURED))
+		return n;
+	return pays(w, n - 1) ? n : 0;
+}
+
+/* For the tests: costs as if measured. */
+void __ss_align_set_costs(unsigned penalty, unsigned fixed, unsigned per64)
+{
+	gstore(penalty, fixed, per64, 1);
+}
+
+EXPORT void sysshim_align_info(struct sysshim_align_info *in)
+{
+	uint64_t w = gload();
+	unsigned pen = G_PEN(w), fix = G_FIX(w), per = G_PER(w);
+
+	in->mode = G_MODE(w) == GM_ALWAYS ? SYSSHIM_ALIGN_COPY_ALWAYS :
+		   G_MODE(w) == GM_NEVER ? SYSSHIM_ALIGN_COPY_NEVER : SYSSHIM_ALIGN_COPY_AUTO;
+	in->measured = !!(w & G_MEASURED);
+	in->penalty_ns = pen;
+	in->copy_ns = fix;
+	in->copy_ns_per64 = per;
+	/* The longest path that is copied at a page end. */
+	if (in->mode == SYSSHIM_ALIGN_COPY_NEVER)
+		in->copy_max_len = 0;
+	else if (in->mode == SYSSHIM_ALIGN_COPY_ALWAYS || !in->measured)
+		in->copy_max_len = SYSSHIM_PATH_MAX - 1;
+	else if (pen <= fix + per)
+		in->copy_max_len = 0;
+	else {
+		uint64_t blocks = per ? (pen - fix - 1) / per : 64;	/* n / 64 + 1 <= blocks */
+		uint64_t max = blocks * 64 - 1;
+		in->copy_max_len = max >= SYSSHIM_PATH_MAX - 1 ? SYSSHIM_PATH_MAX - 1 : (unsigned)max;
+	}
+}
+
+/* Measure now (the benchmarks and sysshim-probe); the guard need not be on. */
+EXPORT void sysshim_align_measure(void)
+{
+	if (G_MODE(gload()) == GM_AUTO)
+		measure();
+}
