@@ -19,8 +19,9 @@ $(B)/bench/bench_%: bench/bench_%.c $(wildcard bench/*.h) $(B)/lib/libsysshim.a
 	@mkdir -p $(dir $@)
 	$(CC) $(TEST_CFLAGS) -O2 $(TEST_LDFLAGS) -o $@ $< $(B)/lib/libsysshim.a -lpthread $(BENCH_LDLIBS_$*)
 
-# Shell-level checks: configure, the cross builds, make install and pkg-config.
-HOST_SCRIPTS = tests/build.sh
+# Shell-level checks: configure, the cross builds, make install and pkg-config; the
+# private apt sources taken from the system's (tests/apt_sources.sh).
+HOST_SCRIPTS = tests/build.sh tests/apt_sources.sh
 PKGS_CHECK += file gcc-aarch64-linux-gnu libc6-dev-arm64-cross clang-19 lld-19 llvm-16
 
 tests: $(TEST_BINS)
