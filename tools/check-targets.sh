@@ -7,7 +7,7 @@
 # really run, each in a fresh copy of its own.
 #
 # Environment: CT_REV (the tree: a git revision, default HEAD, or "worktree" for the
-# tracked files as they are now), CT_RUN (targets really run; "install" gets a DESTDIR),
+# tracked files as they are now; outside a git checkout, the files as they are), CT_RUN (targets really run; "install" gets a DESTDIR),
 # CT_FOREIGN (names documented as another tree's make: the kernel's, glibc's).
 set -u
 SCRATCH=${1:?usage: tools/check-targets.sh SCRATCH-DIR}
@@ -21,7 +21,11 @@ mkdir -p "$SCRATCH"
 SCRATCH=$(cd "$SCRATCH" && pwd)
 PRISTINE=$SCRATCH/tree
 mkdir -p "$PRISTINE"
-if [ "$CT_REV" = worktree ]; then
+if ! git rev-parse --git-dir >/dev/null 2>&1; then
+	# not a git checkout (a release tarball): the files as they are, no build output
+	CT_REV="the unpacked tree"
+	tar --exclude='./build*' --exclude=./config.mak -cf - . | tar -x -C "$PRISTINE" || exit 1
+elif [ "$CT_REV" = worktree ]; then
 	git ls-files -z | xargs -0 sh -c 'for f; do [ -e "$f" ] && printf "%s\0" "$f"; done' sh |
 		tar --null -T - -cf - | tar -x -C "$PRISTINE" || exit 1
 else
