@@ -21,6 +21,7 @@ prefix ?= /usr/local
 libdir ?= $(prefix)/lib
 includedir ?= $(prefix)/include
 bindir ?= $(prefix)/bin
+mandir ?= $(prefix)/share/man
 DESTDIR ?=
 PREFIX ?=
 ifneq ($(PREFIX),)
@@ -81,6 +82,10 @@ $(B)/bin/sysshim-run: tools/sysshim-run.in
 	sed -e 's|@LIBDIR@|$(libdir)|g' -e 's|@SONAME@|$(SONAME)|g' $< > $@
 	chmod +x $@
 
+# The manual pages, man/NAME.SECTION, to $(mandir)/manSECTION; man/links: aliases (symlinks).
+MAN_PAGES = $(sort $(wildcard man/*.[1-8]))
+MAN_SEC = $(subst .,,$(suffix $(m)))
+
 # sysshim-run and sysshim.pc name the install directories: written at install time.
 install: all
 	install -d $(DESTDIR)$(libdir) $(DESTDIR)$(includedir) $(DESTDIR)$(bindir) \
@@ -95,6 +100,10 @@ install: all
 	sed -e 's|@PREFIX@|$(prefix)|g' -e 's|@LIBDIR@|$(libdir)|g' \
 		-e 's|@INCLUDEDIR@|$(includedir)|g' -e 's|@VERSION@|$(VERSION)|g' \
 		tools/sysshim.pc.in > $(DESTDIR)$(libdir)/pkgconfig/sysshim.pc
+	$(foreach m,$(MAN_PAGES),install -d $(DESTDIR)$(mandir)/man$(MAN_SEC) && \
+		install -m 644 $(m) $(DESTDIR)$(mandir)/man$(MAN_SEC)/ &&) true
+	$(if $(wildcard man/links),grep -v '^#' man/links | while read page alias; do \
+		ln -sf $$page $(DESTDIR)$(mandir)/man$${page##*.}/$$alias || exit 1; done)
 
 deps-build:
 	@tools/need $(PKGS_BUILD)
@@ -105,7 +114,7 @@ deps-check:
 include $(sort $(wildcard mk/*.mk))
 
 # Every part runs, even after one fails; the summary names the failed ones.
-CHECK_ORDER = check-host check-targets check-asan check-valgrind bench-insn check-fuzz check-kernel \
+CHECK_ORDER = check-host check-targets check-deb check-asan check-valgrind bench-insn check-fuzz check-kernel \
 	check-cross check-kernel-patches check-upstream
 CHECK_RUN = $(filter $(CHECK_PARTS),$(CHECK_ORDER)) $(filter-out $(CHECK_ORDER),$(CHECK_PARTS))
 

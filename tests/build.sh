@@ -11,7 +11,7 @@ ok() { pass=$((pass + 1)); echo "ok   $*"; }
 bad() { fail=$((fail + 1)); echo "FAIL $*"; }
 fresh() {
 	rm -rf "$t/src" && mkdir -p "$t/src" &&
-	(cd "$top" && tar cf - configure Makefile mk arch include src tools tests bench) |
+	(cd "$top" && tar cf - configure Makefile mk arch include src tools tests bench man) |
 	(cd "$t/src" && tar xf -) && cd "$t/src"
 }
 
@@ -50,9 +50,15 @@ if ./configure >/dev/null 2>&1 && make -j2 >/dev/null 2>&1 &&
 	make install DESTDIR="$t/root" PREFIX=/usr >/dev/null 2>&1; then
 	for f in usr/lib/libsysshim.a usr/lib/libsysshim.so.0 usr/lib/libsysshim.so \
 		usr/include/sysshim.h usr/bin/sysshim-probe usr/bin/sysshim-run \
-		usr/lib/pkgconfig/sysshim.pc; do
+		usr/lib/pkgconfig/sysshim.pc usr/share/man/man1/sysshim-run.1 usr/share/man/man7/sysshim.7 \
+		usr/share/man/man3/sysshim_fstat.3; do
 		[ -e "$t/root/$f" ] && ok "installed /$f" || bad "not installed: /$f"
 	done
+	[ "$(readlink "$t/root/usr/share/man/man3/sysshim_stat.3")" = sysshim_fstat.3 ] &&
+		ok "man3/sysshim_stat.3 -> sysshim_fstat.3" || bad "man3 alias sysshim_stat.3"
+	./configure --prefix=/usr --mandir=/opt/man >/dev/null 2>&1 &&
+		make install DESTDIR="$t/root2" >/dev/null 2>&1 && [ -f "$t/root2/opt/man/man1/sysshim-probe.1" ] &&
+		ok "configure --mandir=/opt/man: pages in /opt/man" || bad "configure --mandir"
 	grep -q '"/usr/lib/libsysshim.so.0"' "$t/root/usr/bin/sysshim-run" &&
 		ok "sysshim-run looks in /usr/lib" || bad "sysshim-run's libdir"
 	cat > "$t/p.c" <<'EOC'
