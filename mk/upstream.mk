@@ -51,3 +51,24 @@ check-upstream-glibc: upstream-tools
 	$(UPSTREAM_ENV) $(UPSTREAM_SH)/glibc.sh bench
 	@$(MAKE) --no-print-directory tb-fetch-kernel $(TB)/x86_64/init $(TB)/x86_64/sysshim-probe
 	$(UPSTREAM_SH)/glibc-kernel.sh $(TB) $(UPSTREAM_DIR)/glibc $(TB_DL)/kernel/vmlinuz
+
+# ---- glibc master for loongarch64: fstat through statx(fd, NULL, AT_EMPTY_PATH),
+# probed once (issue 17; upstream/glibc-loongarch64/README.md).
+#   make check-upstream-glibc-la64   a Debian 13 chroot with the loong64 cross tool chain
+#        (debootstrap from the system's apt mirror, $(CACHE)/chroot-trixie-<hash>), glibc
+#        master stock and patched cross builds ($(CACHE)/glibc-la64/build-{stock,patched}),
+#        io/tst-stat, io/tst-fstatat, io/tst-statx and the new test under qemu-user 7.2
+#        and 10.0 with qemu -strace evidence.  The glibc source is a tarball in the cache
+#        ($(CACHE)/glibc-la64/src, keyed by commit): without it the target says how to
+#        make one.  Results: $(CACHE)/glibc-la64/results/.
+GLA64_DIR := $(abspath $(CACHE))/glibc-la64
+GLA64_RUN = $(call CACHE_LOCK,glibc-la64) env GL=$(GLA64_DIR) CACHE=$(abspath $(CACHE)) \
+	TOP=$(UPSTREAM_TOP) QEMU10=$(abspath $(TB_TRIXIE_BIN))/qemu-loongarch64 \
+	$(UPSTREAM_SH)/glibc-la64.sh
+
+.PHONY: check-upstream-glibc-la64
+check-upstream-glibc-la64: upstream-tools tb-fetch-trixie
+	$(GLA64_RUN) src
+	$(GLA64_RUN) build stock
+	$(GLA64_RUN) build patched
+	$(GLA64_RUN) qemu
