@@ -39,7 +39,7 @@ LIB_CFLAGS = -std=c11 -ffreestanding -fPIC -fvisibility=hidden -fno-stack-protec
 
 LIBS-$(STATIC) += $(B)/lib/libsysshim.a
 LIBS-$(SHARED) += $(B)/lib/libsysshim.so
-TOOLS-yes = $(B)/bin/sysshim-probe $(B)/bin/sysshim-run
+TOOLS-yes = $(B)/bin/sysshim-probe $(B)/bin/sysshim-run $(B)/lib/sysshim/sysshim-run-probe
 TOOLS = $(TOOLS-$(HOSTED))
 
 # Every part of `make check` adds itself here (mk/*.mk); check-host comes first.
@@ -79,8 +79,13 @@ $(B)/bin/sysshim-probe: tools/sysshim-probe.c $(B)/lib/libsysshim.a
 
 $(B)/bin/sysshim-run: tools/sysshim-run.in
 	@mkdir -p $(dir $@)
-	sed -e 's|@LIBDIR@|$(libdir)|g' -e 's|@SONAME@|$(SONAME)|g' $< > $@
+	sed -e 's|@LIBDIR@|$(libdir)|g' -e 's|@SONAME@|$(SONAME)|g' -e 's|@VERSION@|$(VERSION)|g' $< > $@
 	chmod +x $@
+
+# sysshim-run's helper: decides whether the preload can pay here, then runs the command.
+$(B)/lib/sysshim/sysshim-run-probe: tools/sysshim-run-probe.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -Wall -o $@ $<
 
 # The manual pages, man/NAME.SECTION, to $(mandir)/manSECTION; man/links: aliases (symlinks).
 MAN_PAGES = $(sort $(wildcard man/*.[1-8]))
@@ -95,8 +100,10 @@ install: all
 	$(if $(filter yes,$(SHARED)),install -m 755 $(B)/lib/$(SONAME) $(DESTDIR)$(libdir)/ && \
 		ln -sf $(SONAME) $(DESTDIR)$(libdir)/libsysshim.so)
 	$(if $(filter yes,$(HOSTED)),install -m 755 $(B)/bin/sysshim-probe $(DESTDIR)$(bindir)/ && \
-		sed -e 's|@LIBDIR@|$(libdir)|g' -e 's|@SONAME@|$(SONAME)|g' tools/sysshim-run.in \
-		> $(DESTDIR)$(bindir)/sysshim-run && chmod 755 $(DESTDIR)$(bindir)/sysshim-run)
+		sed -e 's|@LIBDIR@|$(libdir)|g' -e 's|@SONAME@|$(SONAME)|g' -e 's|@VERSION@|$(VERSION)|g' \
+		tools/sysshim-run.in > $(DESTDIR)$(bindir)/sysshim-run && \
+		chmod 755 $(DESTDIR)$(bindir)/sysshim-run && install -d $(DESTDIR)$(libdir)/sysshim && \
+		install -m 755 $(B)/lib/sysshim/sysshim-run-probe $(DESTDIR)$(libdir)/sysshim/)
 	sed -e 's|@PREFIX@|$(prefix)|g' -e 's|@LIBDIR@|$(libdir)|g' \
 		-e 's|@INCLUDEDIR@|$(includedir)|g' -e 's|@VERSION@|$(VERSION)|g' \
 		tools/sysshim.pc.in > $(DESTDIR)$(libdir)/pkgconfig/sysshim.pc
@@ -114,7 +121,7 @@ deps-check:
 include $(sort $(wildcard mk/*.mk))
 
 # Every part runs, even after one fails; the summary names the failed ones.
-CHECK_ORDER = check-host check-targets check-deb check-asan check-valgrind bench-insn check-fuzz check-kernel \
+CHECK_ORDER = check-host check-targets check-deb check-asan check-valgrind bench-insn check-fuzz check-kernel check-real \
 	check-cross check-kernel-patches check-upstream
 CHECK_RUN = $(filter $(CHECK_PARTS),$(CHECK_ORDER)) $(filter-out $(CHECK_ORDER),$(CHECK_PARTS))
 

@@ -1,0 +1,91 @@
+# Real programs (issue 11): what users gain and lose. See README "What real programs gain".
+#
+#   make bench-real   Debian 12 programs (python3, git, sqlite, tar, cp, find, du, ls, cat,
+#                     sha256sum, make+gcc) on a tmpfs tree of 2000 files, booted on Debian's
+#                     6.1 and Debian 13's 6.12 kernels (qemu TCG), BR_ROUNDS interleaved
+#                     rounds under glibc alone, LD_PRELOAD, sysshim-run (auto, --always) and
+#                     the glibc 2.36 backport (upstream/glibc, when built: make
+#                     check-upstream-glibc); medians, paired differences with 95% intervals,
+#                     syscall counts; about 20 minutes. Not part of make check.
+#   make check-real   the same bed, one round per kernel: outputs identical across the
+#                     set-ups, sysshim-run preloads on 6.1 and steps aside on 6.12 (check)
+#   make bench-real-native   the per-process cost of a preload on this host
+#
+# The root file system is built once with mmdebstrap from the system's apt mirror and
+# cached in $(CACHE)/bench-real/rootfs-KEY (KEY: the suite and the package list).
+
+BR = $(B)/bench-real
+BR_PKGS = python3 git sqlite3 tar findutils coreutils make gcc libc6-dev strace util-linux
+BR_KEY := $(shell echo "bookworm minbase 1 $(BR_PKGS)" | sha256sum | cut -c1-12)
+BR_ROOT = $(CACHE)/bench-real/rootfs-$(BR_KEY)
+BR_GLIBC ?= $(CACHE)/upstream/glibc/build
+BR_ROUNDS ?= 10
+BR_SRC = tools/testbed/bench-real
+PKGS_BENCH_REAL = mmdebstrap cpio qemu-system-x86 gcc libc6-dev python3 coreutils
+
+# sysshim-run's tests (tests/run.sh) are part of check-host.
+HOST_SCRIPTS += tests/run.sh
+
+CHECK_PARTS += check-real
+
+deps-bench-real:
+	@tools/need $(PKGS_BENCH_REAL)
+
+br-rootfs: deps-bench-real
+	@$(call CACHE_LOCK,bench-real) $(BR_SRC)/mkrootfs.sh $(BR_ROOT) $(BR_PKGS)
+
+# The overlay: /init, the runner, the timer, the workloads, sysshim (built here) and, when
+# it is built, the backport's libc.so.6 and ld.so.
+$(BR)/brtime: $(BR_SRC)/brtime.c
+	@mkdir -p $(dir $@)
+	$(CC) -O2 -Wall -static -o $@ $<
+
+$(BR)/bpmount: $(BR_SRC)/bpmount.c
+	@mkdir -p $(dir $@)
+	$(CC) -O2 -Wall -static -o $@ $<
+
+$(BR)/empty.so: $(BR_SRC)/empty.c
+	@mkdir -p $(dir $@)
+	$(CC) -O2 -shared -fPIC -o $@ $<
+
+br-overlay: deps-bench-real all $(BR)/brtime $(BR)/bpmount $(BR)/empty.so
+	@rm -rf $(BR)/overlay && mkdir -p $(BR)/overlay/opt/bench/w $(BR)/overlay/opt/sysshim/bin \
+		$(BR)/overlay/opt/sysshim/lib/sysshim
+	@cp $(BR_SRC)/init $(BR)/overlay/init && chmod 755 $(BR)/overlay/init
+	@cp $(BR_SRC)/guest.sh $(BR)/brtime $(BR)/bpmount $(BR)/empty.so $(BR)/overlay/opt/bench/
+	@cp -r $(BR_SRC)/w/* $(BR)/overlay/opt/bench/w/
+	@cp $(B)/bin/sysshim-run $(BR)/overlay/opt/sysshim/bin/
+	@cp $(B)/lib/$(SONAME) $(BR)/overlay/opt/sysshim/lib/
+	@cp $(B)/lib/sysshim/sysshim-run-probe $(BR)/overlay/opt/sysshim/lib/sysshim/
+	@if [ -f $(BR_GLIBC)/libc.so.6 ] && [ -f $(BR_GLIBC)/elf/ld.so ]; then \
+		mkdir -p $(BR)/overlay/opt/glibc-backport && \
+		cp -L $(BR_GLIBC)/libc.so.6 $(BR)/overlay/opt/glibc-backport/libc.so.6 && \
+		cp -L $(BR_GLIBC)/elf/ld.so $(BR)/overlay/opt/glibc-backport/ld-linux-x86-64.so.2 && \
+		echo "bench-real: the glibc backport from $(BR_GLIBC)"; \
+	else echo "bench-real: no glibc backport in $(BR_GLIBC) (make check-upstream-glibc builds it): that column is left out"; fi
+	@(cd $(BR)/overlay && find . | LC_ALL=C sort | cpio -o -H newc -R 0:0 --quiet) > $(BR)/overlay.cpio
+	@cat $(BR_ROOT)/root.cpio $(BR)/overlay.cpio > $(BR)/initrd.cpio.tmp && mv $(BR)/initrd.cpio.tmp $(BR)/initrd.cpio
+	@echo "bench-real: $(BR)/initrd.cpio ($$(du -m $(BR)/initrd.cpio | cut -f1) MB)"
+
+br-prep: br-rootfs tb-fetch-kernel tb-fetch-kernel-6.12
+	@$(MAKE) --no-print-directory br-overlay
+
+# KERNELS: label=vmlinuz pairs; BR_EXTRA_KERNELS adds more (e.g. a patched 6.1).
+BR_KERNELS = 6.1=$(TB_DL)/kernel/vmlinuz 6.12=$(TB_K612)/vmlinuz $(BR_EXTRA_KERNELS)
+
+bench-real: br-prep
+	@fail=0; for kv in $(BR_KERNELS); do k=$${kv%%=*}; \
+		$(BR_SRC)/run.sh bench $${kv#*=} $(BR)/initrd.cpio $(BR)/bench-$$k BRROUNDS=$(BR_ROUNDS) || fail=1; \
+	done; python3 $(BR_SRC)/report.py bench $(foreach kv,$(BR_KERNELS),$(firstword $(subst =, ,$(kv)))=$(BR)/bench-$(firstword $(subst =, ,$(kv)))/results.txt) \
+		| tee $(BR)/report.txt || fail=1; exit $$fail
+
+check-real: br-prep
+	@fail=0; for kv in 6.1=$(TB_DL)/kernel/vmlinuz 6.12=$(TB_K612)/vmlinuz; do k=$${kv%%=*}; \
+		$(BR_SRC)/run.sh check $${kv#*=} $(BR)/initrd.cpio $(BR)/check-$$k BRROUNDS=1 BRTRUE=3 || fail=1; \
+	done; python3 $(BR_SRC)/report.py check 6.1=$(BR)/check-6.1/results.txt 6.12=$(BR)/check-6.12/results.txt \
+		|| fail=1; exit $$fail
+
+bench-real-native: deps-bench-real all $(BR)/brtime $(BR)/empty.so
+	@$(BR_SRC)/native.sh $(B) $(BR)
+
+.PHONY: deps-bench-real br-rootfs br-overlay br-prep bench-real check-real bench-real-native

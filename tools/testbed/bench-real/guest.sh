@@ -1,0 +1,195 @@
+#!/bin/sh
+# tools/testbed/bench-real/guest.sh: runs in the bench-real guest (Debian 12 userspace on
+# the booted kernel), started by /init. Builds the tmpfs work tree, then times each
+# workload under each set-up in interleaved rounds and prints every result on the
+# console as "@@BR@@ ..." lines, which tools/testbed/bench-real/report.py reads:
+#   T ROUND WORKLOAD SETUP NS RC SHA       one timed run (SHA: its output's hash)
+#   COUNT WORKLOAD SETUP FSTAT EMPTY PATH STATX   syscalls of one run under strace -f
+#   SITE WORKLOAD N WHERE                 remaining newfstatat(fd, "") under the preload
+#   DECIDE ...  MEASURE ...  INFO ...     sysshim-run's decision, the call timing
+# Set-ups: glibc (alone), preload (LD_PRELOAD=libsysshim.so.0), auto (sysshim-run),
+# always (sysshim-run --always), backport (glibc 2.36 with upstream/glibc's fstat patch,
+# its libc.so.6 and ld.so bound over the system's for the run), empty (an empty .so
+# preloaded: only for the per-process cost, on `true`).
+# Kernel command line: BRMODE=bench|check BRROUNDS=N BRTRUE=N (runs of `true` per round).
+set -u
+O=/opt/bench
+SS=/opt/sysshim
+RUN=$SS/bin/sysshim-run
+LIB=$SS/lib/libsysshim.so.0
+BP=/opt/glibc-backport
+SYSLIB=/usr/lib/x86_64-linux-gnu
+mode=check rounds=1 ntrue=20
+for w in $(cat /proc/cmdline); do
+	case $w in
+	BRMODE=*) mode=${w#BRMODE=} ;;
+	BRROUNDS=*) rounds=${w#BRROUNDS=} ;;
+	BRTRUE=*) ntrue=${w#BRTRUE=} ;;
+	esac
+done
+say() { echo "@@BR@@ $*"; }
+export LC_ALL=C HOME=/root TZ=UTC GIT_AUTHOR_NAME=bench GIT_AUTHOR_EMAIL=b@example.org \
+	GIT_COMMITTER_NAME=bench GIT_COMMITTER_EMAIL=b@example.org \
+	GIT_AUTHOR_DATE='2020-01-02T03:04:05Z' GIT_COMMITTER_DATE='2020-01-02T03:04:05Z'
+say INFO kernel "$(uname -r)" mode $mode rounds $rounds
+say INFO python "$(python3 -V 2>&1)" git "$(git --version)" gcc "$(gcc -dumpfullversion)" glibc "$(/usr/lib/x86_64-linux-gnu/libc.so.6 | head -1)"
+
+# ---- the work tree: 2000 files in 20 directories on a tmpfs, fixed contents and times
+mkdir -p /work && mount -t tmpfs -o size=512m work /work
+python3 - <<'EOP'
+import os
+for d in range(20):
+    p = '/work/tree/d%02d' % d
+    os.makedirs(p)
+    for f in range(100):
+        n = (d * 100 + f) * 37 % 3900 + 100
+        with open('%s/f%03d.txt' % (p, f), 'w') as fh:
+            fh.write(('line %d of file %d.%d\n' % (n, d, f)) * (n // 24 + 1))
+for root, dirs, files in os.walk('/work/tree', topdown=False):
+    for x in files + dirs:
+        os.utime(os.path.join(root, x), (1577934245, 1577934245))
+os.utime('/work/tree', (1577934245, 1577934245))
+EOP
+(cd /work && find tree -type f | sort > list)
+cp -a /work/tree /work/repo
+(cd /work/repo && git init -q && git add -A && git commit -q -m tree &&
+	for i in 01 02 03 04 05; do echo changed >> d$i/f010.txt; done && echo new > d03/new.txt &&
+	git status --porcelain >/dev/null)
+cp -r $O/w/proj /work/proj
+say INFO tree "$(find /work/tree -type f | wc -l) files, $(du -sk /work/tree | cut -f1) kB"
+
+# ---- workloads: name and command (run from /work); prep_NAME runs untimed before each run
+W="py-start py-files py-fstat sqlite git-status tar cp-a find du ls-lR cat sha256sum make"
+cmd() {
+	case $1 in
+	py-start) echo "python3 $O/w/pystart.py" ;;
+	py-files) echo "python3 $O/w/pyfiles.py /work/tree" ;;
+	py-fstat) echo "python3 $O/w/pyfstat.py /work/list 20000" ;;
+	sqlite) echo "python3 $O/w/sqlite.py /work/db 200" ;;
+	git-status) echo "git -C /work/repo status --porcelain" ;;
+	tar) echo "tar cf - -C /work tree" ;;
+	cp-a) echo "cp -a /work/tree /work/cpdst" ;;
+	find) echo "find /work/tree -type f -size -2k" ;;
+	du) echo "du -a /work/tree" ;;
+	ls-lR) echo "ls -lR /work/tree" ;;
+	cat) echo "xargs -a /work/list cat" ;;
+	sha256sum) echo "xargs -a /work/list sha256sum" ;;
+	make) echo "make -C /work/proj" ;;
+	true) echo "true" ;;
+	esac
+}
+prep() {
+	case $1 in
+	cp-a) rm -rf /work/cpdst ;;
+	sqlite) rm -f /work/db /work/db-journal ;;
+	make) make -s -C /work/proj clean >/dev/null ;;
+	esac
+}
+# What a run leaves beside its output (cp -a: the copy's listing).
+post() {
+	case $1 in
+	cp-a) (cd /work/cpdst && find . -printf '%p %s %m %T@ %l\n' | sort) ;;
+	esac
+}
+bp_on() { $O/bpmount on $BP/libc.so.6 $SYSLIB/libc.so.6 $BP/ld-linux-x86-64.so.2 $SYSLIB/ld-linux-x86-64.so.2; }
+bp_off() { $O/bpmount off $SYSLIB/libc.so.6 $SYSLIB/ld-linux-x86-64.so.2; }
+# wrap SETUP: the words put before a command.
+wrap() {
+	case $1 in
+	auto) echo "$RUN" ;;
+	always) echo "$RUN --always" ;;
+	*) echo "" ;;
+	esac
+}
+envfor() {
+	case $1 in
+	preload) echo "LD_PRELOAD=$LIB" ;;
+	empty) echo "LD_PRELOAD=$O/empty.so" ;;
+	*) echo "LD_PRELOAD=" ;;
+	esac
+}
+# one ROUND WORKLOAD SETUP [N]: timed runs, one T line each.
+one() {
+	r=$1 w=$2 s=$3 n=${4:-1}
+	prep $w
+	[ $s = backport ] && bp_on
+	env $(envfor $s) $O/brtime -o /tmp/out -n $n -- $(wrap $s) $(cmd $w) > /tmp/times
+	[ $s = backport ] && bp_off
+	post $w >> /tmp/out
+	sha=$(sha256sum < /tmp/out | cut -c1-12)
+	while read -r ns rc; do say T $r $w $s $ns $rc $sha; done < /tmp/times
+	[ "$(cut -d' ' -f2 /tmp/times | sort -u)" = 0 ] || say WARN "$w under $s: exit $(cut -d' ' -f2 /tmp/times | sort -u | tr '\n' ' ') $(head -c 300 /tmp/out.err)"
+}
+
+# ---- what sysshim-run decides here, and the call timing behind it
+cd /work
+say DECIDE "$($RUN -v true 2>&1)"
+for i in 1 2 3 4 5; do say MEASURE "$($SS/lib/sysshim/sysshim-run-probe --measure)"; done
+[ -r $BP/libc.so.6 ] && HAVE_BP=1 || HAVE_BP=0
+if [ $HAVE_BP = 1 ]; then
+	bp_on && say INFO backport "$($SYSLIB/libc.so.6 | head -1)"; bp_off
+else
+	say INFO backport missing
+fi
+# check: with and without the library (auto preloads on 6.1, --always everywhere).
+SETUPS="glibc auto always" TW=$W
+[ $mode = bench ] && SETUPS="glibc preload auto always" TW="true $W"
+[ $HAVE_BP = 1 ] && [ $mode = bench ] && SETUPS="$SETUPS backport"
+
+# ---- interleaved rounds: the set-ups' order turns each round
+nset=$(echo $SETUPS | wc -w)
+# Warm-up (bench): one pass of each workload under glibc, round 0, left out of the tables.
+[ $mode = bench ] && for w in $W; do one 0 $w glibc; done
+r=1
+while [ $r -le $rounds ]; do
+	k=0
+	for w in $TW; do
+		k=$((k + 1))
+		rot=$(( (r + k) % nset ))
+		order=$(echo $SETUPS $SETUPS | cut -d' ' -f$((rot + 1))-$((rot + nset)))
+		[ $w = true ] && order="$order empty"
+		for s in $order; do
+			if [ $w = true ]; then one $r true $s $ntrue; else one $r $w $s; fi
+		done
+	done
+	say INFO round $r done
+	r=$((r + 1))
+done
+
+# ---- syscall counts (one strace -f round; not timed) and where the preload's remaining
+# empty-path calls come from (strace -k: the first frame outside glibc's stat wrappers)
+count() { # workload setup
+	w=$1 s=$2
+	prep $w
+	[ $s = backport ] && bp_on
+	strace -f -qq -o /tmp/st -e trace=fstat,newfstatat,statx -E $(envfor $s) $(cmd $w) >/dev/null 2>&1
+	[ $s = backport ] && bp_off
+	say COUNT $w $s $(awk '/ fstat\(/ { f++ } / newfstatat\([^,]*, "", / { e++ }
+		/ newfstatat\(/ && !/ newfstatat\([^,]*, "", / { p++ } / statx\(/ { x++ }
+		END { printf "%d %d %d %d", f, e, p, x }' /tmp/st)
+}
+if [ $mode = bench ]; then
+	for w in $W; do
+		for s in glibc preload backport; do
+			[ $s = backport ] && [ $HAVE_BP = 0 ] && continue
+			count $w $s
+		done
+		prep $w
+		strace -f -qq -k -o /tmp/sk -e trace=newfstatat -E LD_PRELOAD=$LIB $(cmd $w) >/dev/null 2>&1
+		awk -v w=$w '
+			/^[0-9]+ newfstatat\([^,]*, "", / { want = 1; next }
+			/^[0-9]+ / { want = 0; next }
+			want && /^ > / {
+				line = $0; sub(/^ > /, "", line)
+				obj = line; sub(/\(.*/, "", obj); n = split(obj, a, "/"); obj = a[n]
+				fn = line; sub(/^[^(]*\(/, "", fn); sub(/\+.*/, "", fn); sub(/\).*/, "", fn)
+				if (fn ~ /^(fstatat|fstatat64|__fstatat64|fstat|fstat64|__fstat64)$/) next
+				if (obj ~ /^ld-linux/) site = "ld.so (loading libraries)"
+				else site = obj ":" fn
+				c[site]++; want = 0
+			}
+			END { for (s in c) print c[s], s }' /tmp/sk | sort -rn | head -4 | while read -r n site; do
+			say SITE $w $n "$site"; done
+	done
+fi
+say END

@@ -1,0 +1,37 @@
+#!/bin/sh
+# tools/testbed/bench-real/native.sh BUILD BRDIR: the cost of a preload per process start on
+# this host: /bin/true under glibc alone, with an empty .so preloaded, with libsysshim
+# preloaded and through sysshim-run (auto, --always), BR_NATIVE_ROUNDS (20) interleaved
+# rounds of BR_NATIVE_RUNS (50) runs each (brtime: fork to wait), and the raw fstat and
+# newfstatat(fd, "") costs here (sysshim-run-probe --measure). Writes BRDIR/native/results.txt
+# in the guest's format and prints report.py's summary of it.
+set -eu
+b=$1 br=$2
+rounds=${BR_NATIVE_ROUNDS:-20} n=${BR_NATIVE_RUNS:-50}
+top=$(pwd)
+lib=$top/$b/lib/libsysshim.so.0 run=$top/$b/bin/sysshim-run
+mkdir -p "$br/native"
+out=$br/native/results.txt
+t=$(command -v true)
+{
+	echo "INFO kernel $(uname -r) host $(nproc) cpus, load $(cut -d' ' -f1-3 /proc/loadavg)"
+	echo "DECIDE $($run -v true 2>&1)"
+	for i in 1 2 3 4 5; do echo "MEASURE $($top/$b/lib/sysshim/sysshim-run-probe --measure)"; done
+	r=1
+	while [ $r -le $rounds ]; do
+		set -- glibc empty preload auto always glibc empty preload auto always
+		shift $((r % 5))
+		for s in $1 $2 $3 $4 $5; do
+			case $s in
+			glibc) LD_PRELOAD= "$br/brtime" -n $n -- "$t" ;;
+			empty) LD_PRELOAD=$top/$br/empty.so "$br/brtime" -n $n -- "$t" ;;
+			preload) LD_PRELOAD=$lib "$br/brtime" -n $n -- "$t" ;;
+			auto) LD_PRELOAD= "$br/brtime" -n $n -- "$run" "$t" ;;
+			always) LD_PRELOAD= "$br/brtime" -n $n -- "$run" --always "$t" ;;
+			esac | while read -r ns rc; do echo "T $r true $s $ns $rc -"; done
+		done
+		r=$((r + 1))
+	done
+	echo END
+} > "$out"
+python3 tools/testbed/bench-real/report.py bench "host=$out"
