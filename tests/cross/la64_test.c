@@ -8,7 +8,8 @@
  * ends with "N passed, N failed" (exit status 1 when anything failed).
  *
  * Options: --probe prints only the probe line; --expect=STRATEGY also requires that the
- * probe chose STRATEGY; --expect-caps=a,b (e.g. statx_null) requires those caps. */
+ * probe chose STRATEGY; --expect-caps=a,b (e.g. statx_null) requires those caps (the
+ * environment's LA64_EXPECT and LA64_EXPECT_CAPS when the options are not given). */
 #include "kdefs.h"
 #include "probe.h"
 #include "sysshim.h"
@@ -754,6 +755,12 @@ int main(int argc, char **argv)
 			return 2;
 		}
 	}
+	/* In a test bed's initramfs /init passes no arguments: the kernel command line's
+	 * LA64_EXPECT and LA64_EXPECT_CAPS stand for them. */
+	if (!expect)
+		expect = getenv_("LA64_EXPECT");
+	if (!expect_caps)
+		expect_caps = getenv_("LA64_EXPECT_CAPS");
 	caps = raw_caps();
 	struct sysshim_info in;
 	sysshim_info(&in);

@@ -1,9 +1,10 @@
 #!/bin/sh
-# tools/testbed/mkinitramfs.sh OUT.cpio.gz INIT [PROBE] [t:SUITE]... [b:BENCH]...
+# tools/testbed/mkinitramfs.sh OUT.cpio.gz INIT [PROBE] [t:SUITE]... [b:BENCH]... [r:DIR]...
 #
 # Packs a tiny initramfs: INIT as /init, PROBE as /bin/sysshim-probe, each t:FILE under
 # /tests and each b:FILE under /bench (the guest /init runs them in name order). Every
-# program must be static: there is no libc in the image.
+# program must be static (or a script): there is no libc in the image, unless an r:DIR
+# (a directory tree, copied over / as it is: e.g. a guest libc and programs) brings one.
 set -eu
 out=$1 init=$2
 shift 2
@@ -15,8 +16,10 @@ rm -rf "$stage"
 mkdir -p "$stage/bin" "$stage/tests" "$stage/bench" "$stage/dev" "$stage/proc" "$stage/sys" \
 	"$stage/tmp" "$stage/run" "$stage/etc" "$stage/root"
 
+# TB_DYNAMIC_OK=1: an r:DIR brings the guest's libc and loader.
 static() {
 	[ -f "$1" ] || { echo "testbed: $1 not built" >&2; exit 1; }
+	[ "${TB_DYNAMIC_OK:-}" = 1 ] && return 0
 	if readelf -l "$1" 2>/dev/null | grep -q 'INTERP'; then
 		echo "testbed: $1 is dynamically linked; the initramfs needs static programs" >&2
 		exit 1
@@ -28,6 +31,8 @@ for a; do
 	case "$a" in
 	t:*) f=${a#t:}; static "$f"; cp "$f" "$stage/tests/" ;;
 	b:*) f=${a#b:}; static "$f"; cp "$f" "$stage/bench/" ;;
+	r:*) f=${a#r:}; [ -d "$f" ] || { echo "testbed: $f is no directory" >&2; exit 1; }
+		cp -a "$f/." "$stage/" ;;
 	*) static "$a"; cp "$a" "$stage/bin/sysshim-probe" ;;
 	esac
 done
