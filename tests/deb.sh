@@ -57,7 +57,7 @@ lib=$root/usr/lib/$ma/libsysshim.so.0
 for x in usr/lib/$ma/libsysshim.so.0 usr/lib/$ma/libsysshim.so usr/lib/$ma/libsysshim.a \
 	usr/lib/$ma/pkgconfig/sysshim.pc usr/include/sysshim.h usr/bin/sysshim-run usr/bin/sysshim-probe \
 	usr/share/man/man1/sysshim-run.1.gz usr/share/man/man1/sysshim-probe.1.gz usr/share/man/man7/sysshim.7.gz \
-	usr/share/man/man3/sysshim_fstat.3.gz usr/share/doc/libsysshim0/copyright; do
+	usr/lib/$ma/sysshim/sysshim-run-probe usr/share/man/man3/sysshim_fstat.3.gz usr/share/doc/libsysshim0/copyright; do
 	[ -e "$root/$x" ] || bad "not in the packages: /$x"
 done && ok "the packages hold the library, header, .pc, tools, manual pages and copyright"
 [ "$(readlink "$root/usr/lib/$ma/libsysshim.so")" = libsysshim.so.0 ] && ok "libsysshim.so -> libsysshim.so.0" ||
@@ -77,9 +77,15 @@ probe=$root/usr/bin/sysshim-probe
 readelf -hW "$probe" | grep -q 'DYN' && readelf -lW "$probe" | grep -q GNU_RELRO &&
 	readelf -dW "$probe" | grep -Eq 'BIND_NOW|FLAGS.*NOW' && nm -D "$probe" | grep -q '__printf_chk' &&
 	ok "sysshim-probe: PIE, RELRO, BIND_NOW, fortified (__printf_chk)" || bad "sysshim-probe hardening"
-# The symbols file says exactly what the library exports.
+helper=$root/usr/lib/$ma/sysshim/sysshim-run-probe
+readelf -dW "$helper" 2>/dev/null | grep -q 'FLAGS_1.*NOW.*PIE' && readelf -lW "$helper" | grep -q GNU_RELRO &&
+	nm -D "$helper" | grep -q '__stack_chk_fail' && nm -D "$helper" | grep -q '_chk@' &&
+	ok "sysshim-run's helper: PIE, RELRO, BIND_NOW, stack protector, fortified" || bad "sysshim-run-probe hardening"
+# The committed symbols file says exactly what the library exports (the package's own
+# control file is generated from it and would list new symbols by itself).
 dpkg-deb --ctrl-tarfile "$dir/libsysshim0_${ver}_$arch.deb" | tar xOf - ./symbols >"$t/symbols" 2>/dev/null
-sed -n 's/^ \([^@]*\)@Base .*/\1/p' "$t/symbols" | sort >"$t/sym-file"
+[ -s "$t/symbols" ] && ok "libsysshim0 ships a symbols control file" || bad "no symbols control file"
+sed -n 's/^ \([^@]*\)@Base .*/\1/p' "$top/debian/libsysshim0.symbols" | sort >"$t/sym-file"
 nm -D --defined-only "$lib" | awk '{ print $3 }' | sort >"$t/sym-lib"
 if [ -s "$t/sym-file" ] && cmp -s "$t/sym-file" "$t/sym-lib"; then
 	ok "the symbols file lists the $(wc -l <"$t/sym-lib") exported symbols"
@@ -92,11 +98,16 @@ if out=$("$probe" --json) && printf '%s' "$out" | python3 -c '
 import json, sys
 j = json.load(sys.stdin)
 assert j["caps"]["fstat"] is True and j["strategy"]["fstat"] and j["forced"] == "auto", j
+assert j["batch"]["mode"] == "auto" and j["batch"]["way_16"] in ("plain", "io_uring"), j
 '; then ok "sysshim-probe --json: $(printf '%s' "$out" | cut -c1-100)..."; else bad "sysshim-probe --json: $out"; fi
 out=$(SYSSHIM_STRATEGY=statx-empty "$probe" --json 2>&1)
 printf '%s' "$out" | grep -q '"forced": "statx-empty"' && printf '%s' "$out" | grep -q '"fstat": "statx-empty"' &&
 	ok "SYSSHIM_STRATEGY=statx-empty reaches the installed probe" || bad "forced strategy: $out"
-"$probe" | grep -q '^  fstat(fd) ' && ok "sysshim-probe prints the calls" || bad "sysshim-probe text output"
+out=$(SYSSHIM_BATCH=plain "$probe" --json 2>&1)
+printf '%s' "$out" | grep -q '"mode": "plain",.*"way_16": "plain"' &&
+	ok "SYSSHIM_BATCH=plain: the probe's batch decision is plain" || bad "SYSSHIM_BATCH=plain: $out"
+"$probe" | grep -q '^  fstat(fd) ' && "$probe" | grep -q 'a flush of 16 uses' &&
+	ok "sysshim-probe prints the calls and the batch decision" || bad "sysshim-probe text output"
 
 # --- sysshim-run from the scratch root
 run=$root/usr/bin/sysshim-run
