@@ -137,6 +137,12 @@ if command -v strace >/dev/null; then
 		bad "preload through sysshim-run: fstat $n0 -> $n1, newfstatat(fd, \"\") $e0 -> $e1"
 fi
 unset SYSSHIM_LIB
+# Without SYSSHIM_LIB the scratch root's script looks where the package puts the library.
+if [ ! -e "/usr/lib/$ma/libsysshim.so.0" ]; then
+	"$run" --always true 2>"$t/err"; rc=$?
+	[ $rc = 127 ] && grep -q "/usr/lib/$ma" "$t/err" && ok "no library installed: 127, looked in /usr/lib/$ma" ||
+		bad "library lookup: $rc $(cat "$t/err")"
+fi
 
 # --- programs built against the installed libsysshim-dev with pkg-config
 cat >"$t/p.c" <<'EOC'
