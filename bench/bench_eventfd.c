@@ -4,7 +4,11 @@
  *  2. Flushing k = 2 .. 32 non-blocking eventfds: k write(2) calls, a sysshim batch
  *     forced plain, forced through io_uring, and left to decide (auto); the
  *     decision and the costs behind it (sysshim_batch_info).
- * SYSSHIM_BENCH_PART=1 or 2 runs one part only.
+ *  3. Part 2 again in a child where seccomp filters make every syscall cost about
+ *     2 us more (SYSSHIM_BENCH_SLOW_NS), as on a VM with PTI and no PCID: how many
+ *     flushes the inherited decision takes to move, and the table (a tenth of part
+ *     2's flushes; SYSSHIM_BENCH_SCALE3 sets its own scale).
+ * SYSSHIM_BENCH_PART=1, 2 or 3 runs one part only.
  * SYSSHIM_BENCH_SCALE (default 1) scales the work, SYSSHIM_BENCH_ROUNDS the
  * rounds (default 7; the slow raw case runs in the first SYSSHIM_BENCH_RAW_ROUNDS,
  * default 3). */
@@ -15,7 +19,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <linux/filter.h>
+#include <linux/seccomp.h>
 #include <sys/epoll.h>
+#include <sys/prctl.h>
+#include <sys/wait.h>
 #include <sys/eventfd.h>
 #include <sys/syscall.h>
 #include <time.h>
@@ -310,6 +318,8 @@ static int run_part2(double scale, int frounds)
 
 	if (iters < 50)
 		iters = 50;
+	memset(uw, 0, sizeof uw);	/* part 3 runs this again in a child */
+	memset(wr, 0, sizeof wr);
 	for (int j = 0; j < MAXFD; j++)
 		if ((fds[j] = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC)) < 0)
 			die("eventfd");
@@ -385,6 +395,116 @@ static int run_part2(double scale, int frounds)
 	return fails;
 }
 
+/* ---- 3. the same where a syscall costs microseconds ---- */
+
+/* One write(2)'s cost, the fastest of 5 x 200. */
+static double write_ns(int fd)
+{
+	uint64_t v = 1;
+	double best = 1e12;
+	for (int r = 0; r < 5; r++) {
+		double t0 = now();
+		for (int i = 0; i < 200; i++)
+			if (syscall(SYS_write, fd, &v, 8) != 8)
+				die("write");
+		double t = (now() - t0) / 200 * 1e9;
+		best = t < best ? t : best;
+		if (read(fd, &v, 8) != 8)
+			die("read");
+	}
+	return best;
+}
+
+/* Every syscall made dearer by a fixed cost at entry, as on a VM with PTI and no
+ * PCID: seccomp filters of 4000 loads of an argument (so that the kernel's seccomp
+ * cache cannot skip them) that allow everything, added until a write costs at
+ * least want_ns more, 8 at most. 0, or -1 where seccomp is not available. */
+static int slow_syscalls(double want_ns, double *before, double *after)
+{
+	static struct sock_filter f[4001];
+	int fd = eventfd(0, EFD_NONBLOCK);
+	if (fd < 0)
+		die("eventfd");
+	for (int i = 0; i < 4000; i++)
+		f[i] = (struct sock_filter)BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, args[0]));
+	f[4000] = (struct sock_filter)BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW);
+	struct sock_fprog prog = { .len = 4001, .filter = f };
+	*before = *after = write_ns(fd);
+	if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0))
+		return -1;
+	for (int k = 0; k < 8 && *after < *before + want_ns; k++) {
+		if (prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &prog))
+			return k ? 0 : -1;
+		*after = write_ns(fd);
+	}
+	close(fd);
+	return 0;
+}
+
+/* In a child (the filters cannot be taken off): the decision measured so far is
+ * inherited, as after a migration; how many flushes it takes to move, then part 2
+ * again. */
+static int run_part3(double scale, int frounds)
+{
+	pid_t pid = fork();
+	if (pid < 0)
+		die("fork");
+	if (pid == 0) {
+		double before, after;
+		if (slow_syscalls(env_num("SYSSHIM_BENCH_SLOW_NS", 2000), &before, &after)) {
+			printf("3. seccomp not available here: no run with dearer syscalls\n");
+			_exit(0);
+		}
+		printf("3. every syscall made dearer (seccomp filters that allow everything): write(2)\n"
+		       "   %.0f -> %.0f ns; the costs measured in part 2 are inherited\n", before, after);
+		struct sysshim_batch_info bi;
+		sysshim_batch_info(&bi);
+		printf("   decision inherited: write(2) %u ns, io_uring_enter %u + %u ns per write, io_uring from %u\n"
+		       "   fds on (0: never), re-measured every %u flushes\n", bi.plain_ns, bi.uring_enter_ns,
+		       bi.uring_write_ns, bi.crossover, bi.interval);
+		struct sysshim_batch b;
+		struct sysshim_batch_ent e[16];
+		int fd[16];
+		long moved = -1, n;
+		int prev = 0;
+		sysshim_batch_init(&b, e, 16);
+		for (int j = 0; j < 16; j++)
+			if ((fd[j] = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC)) < 0)
+				die("eventfd");
+		for (n = 0; n < 2 * 4096 + 400 && moved < 0; n++) {
+			unsigned long u = b.uring_writes;
+			for (int j = 0; j < 16; j++)
+				sysshim_batch_add(&b, fd[j], 1);
+			if (sysshim_batch_flush(&b))
+				die("flush");
+			/* Two in a row: a timed flush of the other kind is never followed
+			 * by another (after calibration one in 16 at most is timed). */
+			int via = b.uring_writes - u == 16;
+			if (via && prev)
+				moved = n;
+			prev = via;
+		}
+		sysshim_batch_info(&bi);
+		if (moved >= 0)
+			printf("   flushes of 16 went through io_uring from flush %ld on (bound: 2 x the\n"
+			       "   interval + a few samples 16 apart)\n", moved);
+		else
+			printf("   no flush of 16 went through io_uring within %ld flushes\n", n);
+		sysshim_batch_destroy(&b);
+		for (int j = 0; j < 16; j++) {
+			uint64_t v;
+			if (read(fd[j], &v, 8) != 8)
+				die("read");
+			close(fd[j]);
+		}
+		/* Ten times shorter than part 2: every syscall here costs microseconds. */
+		_exit(run_part2(env_num("SYSSHIM_BENCH_SCALE3", scale / 10), frounds) ? 3 : 0);
+	}
+	int st;
+	waitpid(pid, &st, 0);
+	return !WIFEXITED(st) || WEXITSTATUS(st);
+}
+
 int main(void)
 {
 	double scale = env_num("SYSSHIM_BENCH_SCALE", 1);
@@ -406,6 +526,8 @@ int main(void)
 	int part = (int)env_num("SYSSHIM_BENCH_PART", 0);
 	if (part == 2)
 		goto part2;
+	if (part == 3)
+		goto part3;
 	printf("1. %d producer threads x %ld notifies, 1 consumer thread on epoll (libuv: its loop);\n"
 	       "   %d interleaved rounds (raw: the first %d), median\n", PRODUCERS, per, frounds_n, rounds);
 	for (int r = 0; r < frounds_n; r++)
@@ -440,6 +562,11 @@ int main(void)
 		goto done;
 part2:
 	fails += run_part2(scale, frounds_n);
+	if (part == 2)
+		goto done;
+	printf("\n");
+part3:
+	fails += run_part3(scale, frounds_n);
 done:
 	if (fails)
 		printf("\n%d target(s) missed in this run (the VM is noisy: run again before believing it)\n", fails);

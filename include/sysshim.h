@@ -203,6 +203,9 @@ struct sysshim_align_info {
 	unsigned copy_ns;		/* copying a short path */
 	unsigned copy_ns_per64;		/* ... and each 64 bytes more */
 	unsigned copy_max_len;		/* page-end paths up to this length are copied; 0 none */
+	unsigned scan_ns;		/* looking at one unaligned path, timed in place */
+	int scan_all;			/* every unaligned path is looked at (else 1 in 256:
+					   page-end paths have been rare) */
 };
 void sysshim_align_info(struct sysshim_align_info *info);
 /* Measures now (sysshim_align_info then reports it); the guard need not be on. */

@@ -491,6 +491,45 @@ START_TEST(copy_decision_recovers)
 }
 END_TEST
 
+/* Scanning pays only where page-end paths are common: after a window of 4096
+ * unaligned paths none of which was at a page end, one in 256 is looked at (and
+ * timed); the first of those that finds a page-end path turns full scanning on. */
+START_TEST(copy_decision_samples)
+{
+	struct sysshim_align_info in;
+	static char mid[64] __attribute__((aligned(64)));
+	char *end = guarded(2);
+
+	setenv("SYSSHIM_ALIGN_COPY", "auto", 1);
+	make_path(mid + 3, 20, 0);
+	__ss_path_scan(mid + 3);
+	__ss_align_set_costs(100000, 10, 10);	/* copying pays for every length */
+	sysshim_align_info(&in);
+	ck_assert_int_eq(in.scan_all, 1);
+	for (int i = 0; i < 2 * 4096; i++)
+		ck_assert_uint_eq(__ss_path_scan(mid + 3), 0);
+	sysshim_align_info(&in);
+	ck_assert_int_eq(in.scan_all, 0);
+	ck_assert_uint_gt(in.scan_ns, 0);
+	char *p = edge_path(end, 40);
+	size_t n = strlen(p);
+	int first = -1;
+	for (int i = 0; i < 600; i++) {
+		size_t r = __ss_path_scan(p);
+		ck_assert(r == 0 || r == n + 1);
+		if (r && first < 0)
+			first = i;
+		if (first >= 0)
+			ck_assert_uint_eq(r, n + 1);	/* from the first hit on, every time */
+	}
+	ck_assert_msg(first >= 0 && first < 256, "first copy after %d page-end paths", first);
+	sysshim_align_info(&in);
+	ck_assert_int_eq(in.scan_all, 1);
+	fprintf(stderr, "guard scan timed in place: %u ns; full scanning again after %d page-end paths\n",
+		in.scan_ns, first + 1);
+}
+END_TEST
+
 START_TEST(copy_env_bad_value)
 {
 	int p[2];
@@ -670,6 +709,7 @@ static Suite *suite(void)
 	tcase_add_test(t, copy_decision_measured);
 	tcase_add_test(t, copy_decision_follows_costs);
 	tcase_add_test(t, copy_decision_recovers);
+	tcase_add_test(t, copy_decision_samples);
 	tcase_add_test(t, copy_env_bad_value);
 	tcase_set_timeout(t, 300);
 	suite_add_tcase(s, t);

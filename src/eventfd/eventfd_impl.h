@@ -163,6 +163,7 @@ hidden uint64_t __ss_uring_enter_ns(struct sysshim_batch *b);
 /* The clock for the cost measurements (clock.c). */
 hidden uint64_t __ss_now_ns(void);
 hidden int __ss_clock_source(unsigned *cost);
+hidden unsigned __ss_clock_cost(void);
 
 /* The batch decision (decide.c): SYSSHIM_BATCH's modes in the decision word. */
 #define SS_BM_AUTO	1

@@ -16,8 +16,18 @@
  *	bits  0-1	SYSSHIM_ALIGN_COPY: 0 not read yet, GM_AUTO, GM_ALWAYS, GM_NEVER
  *	bit   2	measured
  *	bits  4-23	penalty, ns (saturates at about 1 ms)
+ *	bit   3	scanning every unaligned path (else one in SS_GUARD_SAMPLE)
  *	bits 24-35	fixed copy cost, ns
- *	bits 36-47	copy cost per 64 bytes, ns */
+ *	bits 36-47	copy cost per 64 bytes, ns
+ *	bits 48-59	the scan's cost, ns, as timed in place
+ *
+ * Scanning costs every unaligned path something (a few ns, and where syscalls flush
+ * the TLB, PTI without PCID, the first touch of the path's page: about 30 ns, 1.5%
+ * of a stat), and pays only if page-end paths are common enough. So one unaligned
+ * path in SS_GUARD_SAMPLE (256) is scanned (and timed: the scan's cost S, in place, TLB
+ * miss included), and all of them once one of those finds a page-end path. Every
+ * 2^SS_GUARD_WIN unaligned paths the window's counts decide again: scan all while
+ *	hits * (penalty - fixed - per64) > scans * S. */
 
 #define GM_AUTO		1
 #define GM_ALWAYS	2
@@ -27,7 +37,11 @@
 #define G_PEN(w)	((unsigned)((w) >> 4) & 0xfffff)
 #define G_FIX(w)	((unsigned)((w) >> 24) & 0xfff)
 #define G_PER(w)	((unsigned)((w) >> 36) & 0xfff)
+#define G_SCAN(w)	((unsigned)((w) >> 48) & 0xfff)
+#define G_FULL		8
 #define SS_GUARD_EXP	16
+#define SS_GUARD_WIN	12
+#define SS_GUARD_SAMPLE	256
 
 #define PAGE		4096
 #define PROT_NONE	0
@@ -37,7 +51,11 @@
 #define MAP_ANONYMOUS	0x20
 
 static uint64_t gword;
-static unsigned long unaligned_calls;
+/* Racy on purpose (a lost increment shifts a decision by one path); together, so
+ * that they share one cache line. */
+static struct {
+	unsigned long calls, scans, hits;
+} cnt __attribute__((__aligned__(64)));
 
 static uint64_t gpack(unsigned mode, int measured, unsigned pen, unsigned fix, unsigned per)
 {
@@ -86,12 +104,28 @@ static uint64_t gload(void)
 	return w;
 }
 
+/* The costs replaced; the scan's cost and the full-scan bit kept. */
 static void gstore(unsigned pen, unsigned fix, unsigned per, int measured)
 {
 	uint64_t old = gload(), w;
 	do
-		w = gpack(G_MODE(old), measured, pen, fix, per);
+		w = gpack(G_MODE(old), measured, pen, fix, per) | (old & (G_FULL | 0xfffULL << 48));
 	while (!__atomic_compare_exchange_n(&gword, &old, w, 0, __ATOMIC_RELAXED, __ATOMIC_RELAXED));
+}
+
+/* Sets the full-scan bit, and with scan_ns != 0 moves the scan's cost halfway. */
+static void gscan(int full, unsigned scan_ns)
+{
+	uint64_t old = gload(), w;
+	do {
+		unsigned sc = G_SCAN(old);
+		if (scan_ns)
+			sc = sc ? (sc + scan_ns + 1) / 2 : scan_ns;
+		if (sc > 0xfff)
+			sc = 0xfff;
+		w = (old & ~(G_FULL | 0xfffULL << 48)) | (full ? G_FULL : 0) | (uint64_t)sc << 48;
+	} while (w != old && !__atomic_compare_exchange_n(&gword, &old, w, 0, __ATOMIC_RELAXED,
+							  __ATOMIC_RELAXED));
 }
 
 static void fill(char *s, size_t n)
@@ -173,15 +207,20 @@ static int pays(uint64_t w, size_t n)
  * when it is to be copied, else 0. */
 size_t __ss_path_scan(const char *path)
 {
-	uint64_t w = gload();
+	uint64_t w = gload(), t0 = 0;
 	size_t n;
 	unsigned long c;
+	int timed = 0;
 
 	if (G_MODE(w) == GM_NEVER)
 		return 0;
 	if (G_MODE(w) == GM_AUTO) {
-		c = __atomic_load_n(&unaligned_calls, __ATOMIC_RELAXED);
-		__atomic_store_n(&unaligned_calls, c + 1, __ATOMIC_RELAXED);
+		c = __atomic_load_n(&cnt.calls, __ATOMIC_RELAXED);
+		__atomic_store_n(&cnt.calls, c + 1, __ATOMIC_RELAXED);
+		/* The common case, first: measured, sampling, not this path's turn (the
+		 * window's and the measurement's turns are sampling turns too). */
+		if ((w & (G_MEASURED | G_FULL)) == G_MEASURED && likely((c + 1) % SS_GUARD_SAMPLE))
+			return 0;
 		if (unlikely(!(w & G_MEASURED) && !c) ||
 		    unlikely(!((c + 1) & ((1UL << SS_GUARD_EXP) - 1)))) {
 			measure();
@@ -190,9 +229,38 @@ size_t __ss_path_scan(const char *path)
 		/* Measured, and not even a short page-end path pays: read nothing. */
 		if ((w & G_MEASURED) && !pays(w, 0))
 			return 0;
+		if (unlikely(!((c + 1) & ((1UL << SS_GUARD_WIN) - 1)))) {
+			unsigned long sc = __atomic_load_n(&cnt.scans, __ATOMIC_RELAXED);
+			unsigned long hi = __atomic_load_n(&cnt.hits, __ATOMIC_RELAXED);
+			uint64_t gain = G_PEN(w) > G_FIX(w) + G_PER(w) ? G_PEN(w) - G_FIX(w) - G_PER(w) : 0;
+			gscan((uint64_t)hi * gain > (uint64_t)sc * G_SCAN(w), 0);
+			__atomic_store_n(&cnt.scans, 0, __ATOMIC_RELAXED);
+			__atomic_store_n(&cnt.hits, 0, __ATOMIC_RELAXED);
+			w = gload();
+		}
+		timed = !c || !((c + 1) % SS_GUARD_SAMPLE);
+		if (!(w & G_FULL) && (w & G_MEASURED) && !timed)
+			return 0;
+		__atomic_store_n(&cnt.scans, __atomic_load_n(&cnt.scans, __ATOMIC_RELAXED) + 1,
+				 __ATOMIC_RELAXED);
+		if (timed)
+			t0 = __ss_now_ns();
 	}
 	n = __ss_path_at_risk(path);
-	if (!n || G_MODE(w) != GM_AUTO || !(w & G_MEASURED))
+	if (G_MODE(w) != GM_AUTO)
+		return n;
+	if (timed) {
+		uint64_t d = __ss_now_ns() - t0;
+		unsigned clk = __ss_clock_cost();
+		gscan(n || (w & G_FULL), d > clk ? (unsigned)(d - clk) : 1);
+	} else if (n && !(w & G_FULL)) {
+		gscan(1, 0);
+	}
+	if (!n)
+		return 0;
+	__atomic_store_n(&cnt.hits, __atomic_load_n(&cnt.hits, __ATOMIC_RELAXED) + 1,
+			 __ATOMIC_RELAXED);
+	if (!(w & G_MEASURED))
 		return n;
 	return pays(w, n - 1) ? n : 0;
 }
@@ -201,6 +269,7 @@ size_t __ss_path_scan(const char *path)
 void __ss_align_set_costs(unsigned penalty, unsigned fixed, unsigned per64)
 {
 	gstore(penalty, fixed, per64, 1);
+	gscan(1, 0);
 }
 
 EXPORT void sysshim_align_info(struct sysshim_align_info *in)
@@ -214,6 +283,9 @@ EXPORT void sysshim_align_info(struct sysshim_align_info *in)
 	in->penalty_ns = pen;
 	in->copy_ns = fix;
 	in->copy_ns_per64 = per;
+	in->scan_ns = G_SCAN(w);
+	in->scan_all = in->mode == SYSSHIM_ALIGN_COPY_ALWAYS ||
+		       (in->mode == SYSSHIM_ALIGN_COPY_AUTO && (!in->measured || (w & G_FULL)));
 	/* The longest path that is copied at a page end. */
 	if (in->mode == SYSSHIM_ALIGN_COPY_NEVER)
 		in->copy_max_len = 0;

@@ -9,6 +9,7 @@
 hidden size_t __ss_path_at_risk(const char *path);
 hidden const char *__ss_path_copy(struct sysshim_path *d, const char *s, size_t n);
 hidden uint64_t __ss_now_ns(void);
+hidden unsigned __ss_clock_cost(void);
 hidden const char *__ss_env_value(const char *name);
 hidden void __ss_align_set_costs(unsigned penalty, unsigned fixed, unsigned per64);
 
