@@ -7,10 +7,10 @@
 #   COUNT WORKLOAD SETUP FSTAT EMPTY PATH STATX   syscalls of one run under strace -f
 #   SITE WORKLOAD N WHERE                 remaining newfstatat(fd, "") under the preload
 #   DECIDE ...  MEASURE ...  INFO ...     sysshim-run's decision, the call timing
-# Set-ups: glibc (alone), preload (LD_PRELOAD=libsysshim.so.0), auto (sysshim-run),
-# always (sysshim-run --always), backport (glibc 2.36 with upstream/glibc's fstat patch,
-# its libc.so.6 and ld.so bound over the system's for the run), empty (an empty .so
-# preloaded: only for the per-process cost, on `true`).
+# Set-ups: glibc (alone), auto (sysshim-run), always (sysshim-run --always), backport
+# (glibc 2.36 with upstream/glibc's fstat patch, its libc.so.6 and ld.so bound over the
+# system's for the run); for the per-process cost, on `true` only: preload
+# (LD_PRELOAD=libsysshim.so.0, no wrapper) and empty (an empty .so preloaded).
 # Kernel command line: BRMODE=bench|check BRROUNDS=N BRTRUE=N (runs of `true` per round).
 set -u
 O=/opt/bench
@@ -117,7 +117,7 @@ one() {
 	[ $s = backport ] && bp_off
 	post $w >> /tmp/out
 	sha=$(sha256sum < /tmp/out | cut -c1-12)
-	while read -r ns rc; do say T $r $w $s $ns $rc $sha; done < /tmp/times
+	while read -r ns rc cpu; do say T $r $w $s $ns $rc $sha; done < /tmp/times
 	[ "$(cut -d' ' -f2 /tmp/times | sort -u)" = 0 ] || say WARN "$w under $s: exit $(cut -d' ' -f2 /tmp/times | sort -u | tr '\n' ' ') $(head -c 300 /tmp/out.err)"
 }
 
@@ -133,7 +133,7 @@ else
 fi
 # check: with and without the library (auto preloads on 6.1, --always everywhere).
 SETUPS="glibc auto always" TW=$W
-[ $mode = bench ] && SETUPS="glibc preload auto always" TW="true $W"
+[ $mode = bench ] && TW="true $W"
 [ $HAVE_BP = 1 ] && [ $mode = bench ] && SETUPS="$SETUPS backport"
 
 # ---- interleaved rounds: the set-ups' order turns each round
@@ -147,7 +147,7 @@ while [ $r -le $rounds ]; do
 		k=$((k + 1))
 		rot=$(( (r + k) % nset ))
 		order=$(echo $SETUPS $SETUPS | cut -d' ' -f$((rot + 1))-$((rot + nset)))
-		[ $w = true ] && order="$order empty"
+		[ $w = true ] && order="$order preload empty"
 		for s in $order; do
 			if [ $w = true ]; then one $r true $s $ntrue; else one $r $w $s; fi
 		done
@@ -164,27 +164,33 @@ count() { # workload setup
 	[ $s = backport ] && bp_on
 	strace -f -qq -o /tmp/st -e trace=fstat,newfstatat,statx -E $(envfor $s) $(cmd $w) >/dev/null 2>&1
 	[ $s = backport ] && bp_off
-	say COUNT $w $s $(awk '/ fstat\(/ { f++ } / newfstatat\([^,]*, "", / { e++ }
+	# The probe's own calls (on fd 2147483647, answered EBADF) are not counted.
+	say COUNT $w $s $(awk '/\(2147483647,/ { next } / fstat\(/ { f++ } / newfstatat\([^,]*, "", / { e++ }
 		/ newfstatat\(/ && !/ newfstatat\([^,]*, "", / { p++ } / statx\(/ { x++ }
 		END { printf "%d %d %d %d", f, e, p, x }' /tmp/st)
 }
 if [ $mode = bench ]; then
 	for w in $W; do
-		for s in glibc preload backport; do
+		for s in glibc preload backport; do  # preload: what --always runs, without the wrapper
 			[ $s = backport ] && [ $HAVE_BP = 0 ] && continue
 			count $w $s
 		done
 		prep $w
 		strace -f -qq -k -o /tmp/sk -e trace=newfstatat -E LD_PRELOAD=$LIB $(cmd $w) >/dev/null 2>&1
 		awk -v w=$w '
-			/^[0-9]+ newfstatat\([^,]*, "", / { want = 1; next }
+			/^[0-9]+ +newfstatat\([^,]*, "", / { want = 1; next }
 			/^[0-9]+ / { want = 0; next }
 			want && /^ > / {
 				line = $0; sub(/^ > /, "", line)
 				obj = line; sub(/\(.*/, "", obj); n = split(obj, a, "/"); obj = a[n]
 				fn = line; sub(/^[^(]*\(/, "", fn); sub(/\+.*/, "", fn); sub(/\).*/, "", fn)
 				if (fn ~ /^(fstatat|fstatat64|__fstatat64|fstat|fstat64|__fstat64)$/) next
-				if (obj ~ /^ld-linux/) site = "ld.so (loading libraries)"
+				if (obj ~ /^ld-linux/) site = "ld.so:loading-libraries"
+				else if (obj ~ /^libsysshim/) site = "sysshim:probe(EBADF,once)"
+				else if (fn == "_IO_file_doallocate") site = "libc:stdio-buffer-setup(_IO_file_doallocate)"
+				else if (fn ~ /^(opendir|fdopendir|__opendir|__fdopendir|__alloc_dir)$/) site = "libc:" fn
+				else if (fn == "setlocale") site = "libc:locale-loading(setlocale)"
+				else if (obj ~ /^libc/) site = "libc:near-" fn
 				else site = obj ":" fn
 				c[site]++; want = 0
 			}

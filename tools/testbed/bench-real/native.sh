@@ -3,7 +3,9 @@
 # this host: /bin/true under glibc alone, with an empty .so preloaded, with libsysshim
 # preloaded and through sysshim-run (auto, --always), BR_NATIVE_ROUNDS (20) interleaved
 # rounds of BR_NATIVE_RUNS (50) runs each (brtime: fork to wait), and the raw fstat and
-# newfstatat(fd, "") costs here (sysshim-run-probe --measure). Writes BRDIR/native/results.txt
+# newfstatat(fd, "") costs here (sysshim-run-probe --measure). The figure is each run's CPU
+# time (user + system, from wait4; BR_METRIC=wall for the wall time): a shared machine's
+# waits for a processor stay out of it. Writes BRDIR/native/results.txt
 # in the guest's format and prints report.py's summary of it.
 set -eu
 b=$1 br=$2
@@ -28,7 +30,9 @@ t=$(command -v true)
 			preload) LD_PRELOAD=$lib "$br/brtime" -n $n -- "$t" ;;
 			auto) LD_PRELOAD= "$br/brtime" -n $n -- "$run" "$t" ;;
 			always) LD_PRELOAD= "$br/brtime" -n $n -- "$run" --always "$t" ;;
-			esac | while read -r ns rc; do echo "T $r true $s $ns $rc -"; done
+			esac | while read -r ns rc cpu; do
+				if [ "${BR_METRIC:-cpu}" = cpu ]; then echo "T $r true $s $cpu $rc -"; else echo "T $r true $s $ns $rc -"; fi
+			done
 		done
 		r=$((r + 1))
 	done

@@ -131,8 +131,28 @@ def check(args):
     return nfail == 0
 
 
+def across(args):
+    """glibc alone on each kernel, medians (separate boots: not paired), ratio to the first."""
+    rs = [(a.split('=', 1)[0], parse(a.split('=', 1)[1])) for a in args]
+    ws = [w for w in rs[0][1]['T'] if w != 'true']
+    print('glibc alone across kernels (medians of separate boots, not paired; ratio to %s):' % rs[0][0])
+    print('| workload | ' + ' | '.join('%s (ms)' % l for l, _ in rs) + ' |')
+    print('|---|' + '---:|' * len(rs))
+    for w in ws:
+        med = []
+        for l, r in rs:
+            g = per_round(r['T'].get(w, {}).get('glibc', []))
+            med.append(st.median(g.values()) if g else None)
+        base = med[0]
+        print('| %s | %s |' % (w, ' | '.join('-' if m is None else '%.0f' % (m / 1e6) + (
+            '' if i == 0 or not base else ' (%.2f)' % (m / base)) for i, m in enumerate(med))))
+    print()
+
+
 def bench(args):
     ok = True
+    if len(args) > 1:
+        across(args)
     for a in args:
         label, path = a.split('=', 1)
         r = parse(path)
@@ -142,7 +162,7 @@ def bench(args):
             if not i.startswith('round '):
                 print('   ' + i)
         print('   sysshim-run decides: ' + r['decide'])
-        have = [s for s in SETUPS if any(s in bys for bys in r['T'].values())]
+        have = [s for s in SETUPS if any(s in bys for w, bys in r['T'].items() if w != 'true')]
         print()
         print('| workload | glibc alone (ms) | ' + ' | '.join({'preload': 'LD_PRELOAD', 'auto': 'sysshim-run',
               'always': 'sysshim-run --always', 'backport': 'glibc backport'}[s] for s in have) +

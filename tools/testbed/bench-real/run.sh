@@ -17,9 +17,10 @@ case $mode in bench) limit=${BR_TIMEOUT:-1500} ;; check) limit=${BR_TIMEOUT:-300
 *) echo "usage: $0 bench|check KERNEL INITRD LOGDIR [KEY=VALUE...]" >&2; exit 2 ;; esac
 mkdir -p "$logdir"
 append="console=ttyS0 quiet panic=-1 rdinit=/init BRMODE=$mode $*"
-echo "bench-real: $qemu -m ${TB_MEM:-3072} -smp 1 -nographic -no-reboot -nic none -kernel $kernel -initrd $initrd -append '$append' (TCG, limit $limit s)"
+BR_QEMU_OPTS=${BR_QEMU_OPTS-}
+echo "bench-real: $qemu -m ${TB_MEM:-3072} -smp 1 -nographic -no-reboot -nic none $BR_QEMU_OPTS -kernel $kernel -initrd $initrd -append '$append' (TCG, limit $limit s)"
 start=$(date +%s)
-timeout -k 10 "$limit" "$qemu" -m "${TB_MEM:-3072}" -smp 1 -nographic -no-reboot -nic none \
+timeout -k 10 "$limit" "$qemu" -m "${TB_MEM:-3072}" -smp 1 -nographic -no-reboot -nic none $BR_QEMU_OPTS \
 	-kernel "$kernel" -initrd "$initrd" -append "$append" </dev/null 2>&1 |
 	tee "$logdir/serial.log" | sed -u -n 's/\r$//; s/^.*@@BR@@ //p' | tee "$logdir/results.txt" |
 	sed -u -n -e 's/^\(INFO\|DECIDE\|WARN\|END\|EXIT\) /guest: \1 /p'
