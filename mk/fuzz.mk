@@ -39,7 +39,9 @@ FUZZ_SAN = -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
 	-fno-sanitize=pointer-overflow
 FUZZ_SRC_CFLAGS = -std=gnu11 -g -O1 -Wall -Wno-unused-parameter -fno-stack-protector \
 	-Isrc/internal -Iinclude
-FUZZ_LOGIC_SRCS = $(filter src/stat/% src/internal/% src/path/% src/probe/%,$(LIB_SRCS))
+# (+ the environment and clock helpers of src/eventfd the path guard uses)
+FUZZ_LOGIC_SRCS = $(filter src/stat/% src/internal/% src/path/% src/probe/% \
+	src/eventfd/env.c src/eventfd/clock.c,$(LIB_SRCS))
 
 $(FUZZ_B)/difffuzz: tests/fuzz/difffuzz.c tests/fuzz/signatures.def
 	@mkdir -p $(dir $@)
