@@ -118,7 +118,7 @@ if want difffuzz; then
 	start=$(date +%s) runs=0
 	while :; do
 		seed=$(fresh_seed)
-		seeds="$seeds difffuzz=$seed"
+		[ "$runs" = 0 ] && seeds="$seeds difffuzz=$seed"
 		echo "-- difffuzz: seed $seed, $FUZZ_CASES cases per configuration (replay one case: make fuzz-replay SEED=$seed CASE=I STRATEGY=.. SECCOMP=..)"
 		if "$FB/difffuzz" --matrix --lib "$LIB" --seed "$seed" --cases "$FUZZ_CASES" \
 			>"$FB/difffuzz.log" 2>&1; then
@@ -135,7 +135,10 @@ if want difffuzz; then
 		[ $(($(date +%s) - start)) -ge "$FUZZ_DIFF_TIME" ] && break
 		[ -n "$FUZZ_SEED" ] && [ "$FUZZ_SEED" != 0 ] && break
 	done
-	[ "$runs" -gt 1 ] && echo "difffuzz: $runs runs in $(($(date +%s) - start)) s"
+	if [ "$runs" -gt 1 ]; then
+		echo "difffuzz: $runs runs in $(($(date +%s) - start)) s, each seed printed above"
+		seeds="$seeds (+$((runs - 1)) more difffuzz seeds)"
+	fi
 fi
 
 echo "check-fuzz: $pass passed, $fail failed (seeds:$seeds)"
