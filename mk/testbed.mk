@@ -30,7 +30,8 @@ TB_PASS = TB=$(TB) TB_DL=$(TB_DL) TB_SB=$(TB_SB) TB_A64=$(TB_A64) TB_LA64=$(TB_L
 
 PKGS_TESTBED = make gcc libc6-dev binutils coreutils apt dpkg cpio gzip pkg-config \
 	check libsubunit-dev qemu-system-x86 qemu-user \
-	gcc-aarch64-linux-gnu libc6-dev-arm64-cross clang-19 lld-19 llvm-16
+	gcc-aarch64-linux-gnu libc6-dev-arm64-cross clang-19 lld-19 llvm-16 \
+	qemu-system-arm llvm-19 flex bison bc xz-utils libelf-dev patch
 
 CHECK_PARTS += check-kernel check-cross
 
@@ -178,5 +179,194 @@ check-cross: deps-testbed tb-fetch-trixie tb-aarch64 tb-la64
 		TB_A64_SUITES="$(abspath $(TB_A64_SUITES))" TB_LA64_TEST=$(abspath $(TB))/la64/la64_test \
 		CK_DEFAULT_TIMEOUT=$(TB_CK_TIMEOUT) tools/testbed/run-cross.sh $(TB)/cross
 
+# ---- arm64 kernels: Debian 12's 6.1 and Debian 13's 6.12 (linux-image-*-arm64-unsigned,
+# private apt), qemu-system-aarch64 -M virt -cpu cortex-a57 (TCG), console ttyAMA0, with
+# the static aarch64 suites (seccomp included), sysshim-probe and bench_stat.
+TB_KA64_61 = $(TB_DL)/kernel-arm64-6.1
+TB_KA64_612 = $(TB_DL)/kernel-arm64-6.12
+TB_A64_KBENCH ?= bench_stat
+TB_A64_BENCH = $(TB_A64_KBENCH:%=$(TB_A64)/bench/%)
+
+tb-fetch-kernel-arm64: deps-testbed
+	@$(call CACHE_LOCK,kernel-arm64-6.1) tools/testbed/fetch-debian-kernel.sh $(TB_KA64_61) arm64 system
+	@$(call CACHE_LOCK,kernel-arm64-6.12) tools/testbed/fetch-debian-kernel.sh $(TB_KA64_612) arm64 trixie
+
+tb-aarch64-bench: deps-testbed tb-fetch-arm64
+	@$(MAKE) --no-print-directory $(TB_PASS) B=$(TB_A64) ARCH=aarch64 CC=$(TB_A64_CC) \
+		AR=aarch64-linux-gnu-ar RANLIB=aarch64-linux-gnu-ranlib SHARED=no HOSTED=yes \
+		TEST_LDFLAGS=-static $(TB_A64)/lib/libsysshim.a $(TB_A64_BENCH)
+
+# The aarch64 archive, suites and benchmarks from this make (B is not TB_A64 here): the
+# sub-makes of tb-aarch64 and tb-aarch64-bench build them, so an initramfs target works
+# on its own (and under make -n).
+ifneq ($(abspath $(TB_A64)),$(abspath $(B)))
+$(TB_A64)/lib/libsysshim.a $(TB_A64_SUITES): $(LIB_SRCS) $(wildcard tests/*.c tests/*.h)
+	@$(MAKE) --no-print-directory tb-aarch64
+$(TB_A64_BENCH): $(LIB_SRCS) $(wildcard bench/*.c bench/*.h)
+	@$(MAKE) --no-print-directory tb-aarch64-bench
+endif
+
+$(TB)/aarch64/init: tests/kernel/init.c
+	@mkdir -p $(dir $@)
+	$(TB_A64_CC) -static -O2 -Wall -o $@ $<
+
+$(TB)/aarch64/check.cpio.gz: $(TB)/aarch64/init $(TB)/aarch64/sysshim-probe $(TB_A64_SUITES) \
+		tools/testbed/mkinitramfs.sh
+	tools/testbed/mkinitramfs.sh $@ $(TB)/aarch64/init $(TB)/aarch64/sysshim-probe \
+		$(TB_A64_SUITES:%=t:%)
+
+$(TB)/aarch64/bench.cpio.gz: $(TB)/aarch64/init $(TB)/aarch64/sysshim-probe $(TB_A64_BENCH) \
+		tools/testbed/mkinitramfs.sh
+	tools/testbed/mkinitramfs.sh $@ $(TB)/aarch64/init $(TB)/aarch64/sysshim-probe \
+		$(TB_A64_BENCH:%=b:%)
+
+TB_A64_RUN = TB_ARCH=aarch64 CK_DEFAULT_TIMEOUT=$(TB_CK_TIMEOUT) tools/testbed/run-kernel.sh
+check-kernel-arm64: deps-testbed tb-fetch-kernel-arm64 tb-aarch64
+	@$(MAKE) --no-print-directory $(TB)/aarch64/check.cpio.gz
+	@r=0; TB_EXPECT=stock TB_KREL='6\.1\.' TB_NAME=kernel-arm64-6.1 $(TB_A64_RUN) check \
+		$(TB_KA64_61)/vmlinuz $(TB)/aarch64/check.cpio.gz $(TB)/aarch64-6.1 || r=1; \
+	TB_EXPECT=new TB_KREL='6\.12\.' TB_NAME=kernel-arm64-6.12 $(TB_A64_RUN) check \
+		$(TB_KA64_612)/vmlinuz $(TB)/aarch64/check.cpio.gz $(TB)/aarch64-6.12 || r=1; exit $$r
+
+bench-kernel-arm64: deps-testbed tb-fetch-kernel-arm64 tb-aarch64-bench tb-aarch64
+	@$(MAKE) --no-print-directory $(TB)/aarch64/bench.cpio.gz
+	@r=0; for k in 6.1=$(TB_KA64_61) 6.12=$(TB_KA64_612); do \
+		TB_APPEND="SYSSHIM_BENCH_ITERS=$(TB_BENCH_ITERS) SYSSHIM_BENCH_ROUNDS=$(TB_BENCH_ROUNDS)" \
+		TB_BENCH_MIN_RATIO=$${TB_BENCH_MIN_RATIO:-0} $(TB_A64_RUN) bench $${k#*=}/vmlinuz \
+		$(TB)/aarch64/bench.cpio.gz $(TB)/aarch64-$${k%%=*} || r=1; done; exit $$r
+
+.PHONY: tb-fetch-kernel-arm64 tb-aarch64-bench check-kernel-arm64 bench-kernel-arm64
+
+# ---- loongarch64 kernels: Linux 6.12 (Debian 13's linux-source-6.12) built here with
+# clang-19/ld.lld-19 from tinyconfig + tools/testbed/kconfig/loongarch64-virt.config,
+# "new" as it is and "old" with tools/testbed/kpatch/la64-old/*.patch (statx and
+# newfstatat path handling as before 6.11, no fstat/newfstatat on LoongArch), booted by
+# Debian 13's qemu-system-loongarch64 10.0 (with its own trixie libraries) -M virt -kernel.
+#   $(TB_LA64_K612)/vmlinux, $(TB_LA64_KOLD)/vmlinux (+ config, kernel.txt, key)
+#   $(TB_LA64_QEMU)  (a wrapper script; TB_ARCH=loongarch64 TB_QEMU=... run-kernel.sh)
+TB_LA64_SRCTAR = $(TB_DL)/la64-src/root/usr/src/linux-source-6.12.tar.xz
+TB_LA64_WORK = $(TB_DL)/la64-build
+TB_LA64_K612 = $(TB_DL)/la64-kernel-6.12
+TB_LA64_KOLD = $(TB_DL)/la64-kernel-old
+TB_LA64_KFRAG = tools/testbed/kconfig/loongarch64-virt.config
+TB_LA64_KPATCH = $(sort $(wildcard tools/testbed/kpatch/la64-old/*.patch))
+TB_LA64_QEMU = $(TB_DL)/la64-qemu/qemu-system-loongarch64
+
+tb-fetch-la64-src: deps-testbed
+	@$(call CACHE_LOCK,la64-src) tools/testbed/apt-private.sh $(TB_DL)/la64-src amd64 trixie linux-source-6.12
+
+tb-la64-kernel-6.12: deps-testbed tb-fetch-la64-src
+	@$(call CACHE_LOCK,la64-kernel) tools/testbed/build-la64-kernel.sh $(TB_LA64_K612) new \
+		$(TB_LA64_SRCTAR) $(TB_LA64_WORK) $(TB_LA64_KFRAG)
+
+# The old kernel starts from the new one's objects (only the patched files recompile).
+tb-la64-kernel-old: deps-testbed tb-la64-kernel-6.12
+	@$(call CACHE_LOCK,la64-kernel) tools/testbed/build-la64-kernel.sh $(TB_LA64_KOLD) old \
+		$(TB_LA64_SRCTAR) $(TB_LA64_WORK) $(TB_LA64_KFRAG) $(TB_LA64_KPATCH)
+
+tb-fetch-la64-qemu: deps-testbed
+	@$(call CACHE_LOCK,la64-qemu) tools/testbed/fetch-la64-qemu.sh $(TB_DL)/la64-qemu
+
+tb-la64-kernels: tb-la64-kernel-6.12 tb-la64-kernel-old tb-fetch-la64-qemu
+
+# ---- loongarch64 guest programs, hosted: built with clang-19 against Debian 13's cross
+# glibc 2.41 (libc6-dev-loong64-cross, unpacked) and run on Debian sid's loong64 glibc
+# and coreutils (the guest's /usr, from the loong64 port in the main archive). Dynamic:
+# static glibc programs linked by ld.lld-19 crash at start (SIGSEGV before their first
+# syscall, under qemu-user 7.2 and 10.0 alike), so the guest has a libc.
+TB_LA64_ROOT = $(abspath $(TB_DL))/la64-libc/root
+TB_LA64_SID = $(abspath $(TB_DL))/la64-sid/root
+TB_LA64_FS = $(TB_DL)/la64-rootfs/sysroot
+TB_LA64H ?= $(B)/la64-hosted
+TB_LA64_HCC = clang-19 --target=loongarch64-linux-gnu --sysroot=$(TB_LA64_ROOT) -fuse-ld=lld \
+	-mno-lsx -Wno-unused-command-line-argument
+TB_LA64H_SUITES = $(TB_SUITE_NAMES:%=$(TB_LA64H)/tests/%)
+TB_LA64_KBENCH ?= bench_stat
+TB_LA64H_BENCH = $(TB_LA64_KBENCH:%=$(TB_LA64H)/bench/%)
+
+tb-fetch-la64-libc: deps-testbed
+	@$(call CACHE_LOCK,la64-libc) tools/testbed/apt-private.sh $(TB_DL)/la64-libc amd64 trixie \
+		libc6-dev-loong64-cross libc6-loong64-cross linux-libc-dev-loong64-cross \
+		libgcc-14-dev-loong64-cross libgcc-s1-loong64-cross
+
+tb-fetch-la64-sid: deps-testbed
+	@$(call CACHE_LOCK,la64-sid) tools/testbed/apt-private.sh $(TB_DL)/la64-sid loong64 sid \
+		check libsubunit-dev libsubunit0
+	@$(call CACHE_LOCK,la64-rootfs) tools/testbed/apt-closure.sh $(TB_DL)/la64-rootfs loong64 sid \
+		coreutils busybox-static
+
+tb-la64-hosted: deps-testbed tb-fetch-la64-libc tb-fetch-la64-sid
+	@$(MAKE) --no-print-directory $(TB_PASS) TB_LA64H=$(TB_LA64H) B=$(TB_LA64H) ARCH=loongarch64 CC="$(TB_LA64_HCC)" \
+		AR=llvm-ar-19 RANLIB=llvm-ranlib-19 SHARED=yes HOSTED=yes TEST_LDFLAGS= \
+		CHECK_CFLAGS=-I$(TB_LA64_SID)/usr/include \
+		CHECK_LIBS="-L$(TB_LA64_SID)/usr/lib/loongarch64-linux-gnu -l:libcheck.a -l:libsubunit.a -lrt -lm -lpthread" \
+		$(TB_LA64H)/lib/libsysshim.a $(TB_LA64H)/lib/libsysshim.so $(TB_LA64H_SUITES) \
+		$(TB_LA64H_BENCH) $(TB)/la64k/init $(TB)/la64k/sysshim-probe
+
+ifneq ($(abspath $(TB_LA64)),$(abspath $(B)))
+$(TB_LA64)/lib/libsysshim.a: $(LIB_SRCS)
+	@$(MAKE) --no-print-directory tb-la64
+endif
+ifneq ($(abspath $(TB_LA64H)),$(abspath $(B)))
+$(TB_LA64H)/lib/libsysshim.a $(TB_LA64H)/lib/libsysshim.so $(TB_LA64H_SUITES) $(TB_LA64H_BENCH): \
+		$(LIB_SRCS) $(wildcard tests/*.c tests/*.h bench/*.c bench/*.h)
+	@$(MAKE) --no-print-directory tb-la64-hosted
+endif
+
+$(TB)/la64k/init: tests/kernel/init.c
+	@mkdir -p $(dir $@)
+	$(TB_LA64_HCC) -O2 -Wall -o $@ $<
+
+$(TB)/la64k/sysshim-probe: tools/sysshim-probe.c $(TB_LA64H)/lib/libsysshim.a include/sysshim.h
+	@mkdir -p $(dir $@)
+	$(TB_LA64_HCC) -O2 -Wall -Iinclude -o $@ $< $(TB_LA64H)/lib/libsysshim.a
+
+# The guest's /usr: sid's loader, libraries and /usr/bin (coreutils, busybox as sh, sed,
+# grep), the library at /lib/sysshim/libsysshim.so.0 and la64_preload.sh in /tests.
+$(TB)/la64k/rootfs.stamp: $(TB_LA64H)/lib/libsysshim.so tests/cross/la64_preload.sh
+	@rm -rf $(TB)/la64k/rootfs && mkdir -p $(TB)/la64k/rootfs/usr/lib $(TB)/la64k/rootfs/lib/sysshim \
+		$(TB)/la64k/rootfs/tests
+	@cp -a $(TB_LA64_FS)/usr/bin $(TB_LA64_FS)/usr/lib64 $(TB)/la64k/rootfs/usr/
+	@mkdir -p $(TB)/la64k/rootfs/usr/lib/loongarch64-linux-gnu
+	@cp -a $(TB_LA64_FS)/usr/lib/loongarch64-linux-gnu/*.so* $(TB)/la64k/rootfs/usr/lib/loongarch64-linux-gnu/
+	@ln -s usr/lib64 $(TB)/la64k/rootfs/lib64
+	@for t in sh sed grep; do ln -sf busybox $(TB)/la64k/rootfs/usr/bin/$$t; done
+	@cp -L $(TB_LA64H)/lib/libsysshim.so $(TB)/la64k/rootfs/lib/sysshim/libsysshim.so.0
+	@cp tests/cross/la64_preload.sh $(TB)/la64k/rootfs/tests/zz_la64_preload
+	@touch $@
+
+$(TB)/la64k/check.cpio.gz: $(TB)/la64k/init $(TB)/la64k/sysshim-probe $(TB_LA64H_SUITES) \
+		$(TB)/la64/la64_test $(TB)/la64k/rootfs.stamp tools/testbed/mkinitramfs.sh
+	TB_DYNAMIC_OK=1 tools/testbed/mkinitramfs.sh $@ $(TB)/la64k/init $(TB)/la64k/sysshim-probe \
+		$(TB_LA64H_SUITES:%=t:%) t:$(TB)/la64/la64_test r:$(TB)/la64k/rootfs
+
+$(TB)/la64k/bench.cpio.gz: $(TB)/la64k/init $(TB)/la64k/sysshim-probe $(TB_LA64H_BENCH) \
+		$(TB)/la64k/rootfs.stamp tools/testbed/mkinitramfs.sh
+	TB_DYNAMIC_OK=1 tools/testbed/mkinitramfs.sh $@ $(TB)/la64k/init $(TB)/la64k/sysshim-probe \
+		$(TB_LA64H_BENCH:%=b:%) r:$(TB)/la64k/rootfs
+
+TB_LA64_RUN = TB_ARCH=loongarch64 TB_QEMU=$(TB_LA64_QEMU) CK_DEFAULT_TIMEOUT=$(TB_CK_TIMEOUT) \
+	tools/testbed/run-kernel.sh
+check-kernel-la64: deps-testbed tb-la64-kernels tb-la64 tb-la64-hosted
+	@$(MAKE) --no-print-directory $(TB)/la64k/check.cpio.gz
+	@r=0; TB_EXPECT=la64-old TB_KREL='6\.12\.' TB_NAME=kernel-la64-old \
+		TB_LABEL="Linux $$(cut -d' ' -f1 $(TB_LA64_KOLD)/kernel.txt) with the pre-6.11 stat ABI (kpatch/la64-old)" \
+		TB_APPEND="LA64_EXPECT=statx-empty LA64_EXPECT_CAPS=statx,!statx_null,!fstat,!newfstatat" \
+		$(TB_LA64_RUN) check $(TB_LA64_KOLD)/vmlinux $(TB)/la64k/check.cpio.gz $(TB)/la64k-old || r=1; \
+	TB_EXPECT=la64-new TB_KREL='6\.12\.' TB_NAME=kernel-la64-6.12 \
+		TB_LABEL="Linux $$(cut -d' ' -f1 $(TB_LA64_K612)/kernel.txt)" \
+		TB_APPEND="LA64_EXPECT=fstat LA64_EXPECT_CAPS=statx,statx_null,fstat,newfstatat" \
+		$(TB_LA64_RUN) check $(TB_LA64_K612)/vmlinux $(TB)/la64k/check.cpio.gz $(TB)/la64k-6.12 || r=1; \
+	exit $$r
+
+bench-kernel-la64: deps-testbed tb-la64-kernels tb-la64-hosted
+	@$(MAKE) --no-print-directory $(TB)/la64k/bench.cpio.gz
+	@r=0; for k in old=$(TB_LA64_KOLD) 6.12=$(TB_LA64_K612); do \
+		TB_APPEND="SYSSHIM_BENCH_ITERS=$(TB_BENCH_ITERS) SYSSHIM_BENCH_ROUNDS=$(TB_BENCH_ROUNDS)" \
+		TB_BENCH_MIN_RATIO=$${TB_BENCH_MIN_RATIO:-0} $(TB_LA64_RUN) bench $${k#*=}/vmlinux \
+		$(TB)/la64k/bench.cpio.gz $(TB)/la64k-$${k%%=*} || r=1; done; exit $$r
+
+.PHONY: tb-fetch-la64-src tb-la64-kernel-6.12 tb-la64-kernel-old tb-fetch-la64-qemu tb-la64-kernels \
+	tb-fetch-la64-libc tb-fetch-la64-sid tb-la64-hosted check-kernel-la64 bench-kernel-la64
 .PHONY: check-kernel-6.12 bench-kernel-6.12 deps-testbed testbed-fetch tb-fetch-kernel tb-fetch-kernel-6.12 tb-fetch-kernels tb-fetch-arm64 tb-fetch-trixie \
 	tb-x86-static tb-x86-bench tb-aarch64 tb-la64 check-kernel bench-kernel check-cross
