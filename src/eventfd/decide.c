@@ -135,10 +135,12 @@ static unsigned smooth(unsigned old, unsigned s)
 	return (old + s + 1) / 2;
 }
 
+/* A sample the clamp did not cut: within half and twice the stored cost. Noise
+ * (a loaded machine, an emulator) stays inside that and lets the interval grow;
+ * a real change of cost does not, and the next samples come soon. */
 static int near(unsigned old, unsigned now)
 {
-	unsigned d = old > now ? old - now : now - old;
-	return d <= old / 4;
+	return now <= 2ULL * old && 2ULL * now >= old;
 }
 
 void __ss_batch_sample(unsigned pick, unsigned k, uint64_t ns, uint64_t enter_ns)
@@ -176,8 +178,9 @@ void __ss_batch_sample(unsigned pick, unsigned k, uint64_t ns, uint64_t enter_ns
 		}
 		w = pack(F_MODE(old), cal < SS_CALIB ? cal + 1 : cal, exp, !F_NEXT(old), p, a, u);
 		if (cal >= SS_CALIB) {
-			/* Confirmed: look again half as often (at most every 2^SS_EXP_MAX
-			 * flushes); moved: look again soon. */
+			/* Confirmed (the same decision, a sample within 2x): look again
+			 * half as often (at most every 2^SS_EXP_MAX flushes); moved: look
+			 * again soon. */
 			if (stable && before == uring_wins(w, k))
 				exp = exp < SS_EXP_MAX ? exp + 1 : exp;
 			else
