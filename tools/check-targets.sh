@@ -50,7 +50,7 @@ commands() {
 }
 
 # The targets of one command line (":default" for none: plain `make`): options and assignments dropped,
-# placeholders (<x>, a|b, ...) and other trees' makes (-C, -f, O=, subdirs=, t=) skipped.
+# placeholders (<x>, a|b, ..., X) and other trees' makes (-C, -f, O=, subdirs=, t=) skipped.
 targets_of() {
 	echo "$1" | sed 's/#.*//' | awk -v foreign=" $CT_FOREIGN " '{
 		n = 0; skip = 0
@@ -61,6 +61,7 @@ targets_of() {
 			if (w ~ /^(O|subdirs|t)=/) { skip = 1; break }
 			if (w ~ /=/) continue
 			if (w !~ /^[A-Za-z0-9_.\/+-]+$/ || w ~ /\.\.\./) continue
+			if (w ~ /^[A-Z][A-Z0-9_]*$/) continue	# a placeholder: `make X`, `make TARGET`
 			if (index(foreign, " " w " ")) { skip = 1; break }
 			t[++n] = w
 		}
