@@ -497,7 +497,7 @@ static int run_part3(double scale, int frounds)
 		for (int j = 0; j < 16; j++)
 			if ((fd[j] = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC)) < 0)
 				die("eventfd");
-		for (n = 0; n < 2 * 4096 + 400 && moved < 0; n++) {
+		for (n = 0; n < 2 * 4096 + 2000 && moved < 0; n++) {
 			unsigned long u = b.uring_writes;
 			for (int j = 0; j < 16; j++)
 				sysshim_batch_add(&b, fd[j], 1);

@@ -120,10 +120,12 @@ unsigned __ss_batch_pick(const struct sysshim_batch *b, unsigned k)
 	return uring_wins(w, k) ? SS_PICK_URING : 0;
 }
 
-/* After calibration a sample moves a cost halfway towards itself, and no sample
- * counts for more than twice or less than half the old cost: one flush that a
- * preemption made slow cannot flip the decision by itself, a real change (a
- * migrated VM, a new seccomp filter) gets there in a few samples. */
+/* After calibration a sample moves a cost towards itself, and no sample counts for
+ * more than twice or less than half the old cost: one flush that a preemption made
+ * slow cannot flip the decision by itself, a real change (a migrated VM, a new
+ * seccomp filter) gets there in a few samples. Noise only ever adds time, so a
+ * lower sample moves the cost halfway (at most to 3/4 of it), a higher one a
+ * quarter of the way (at most to 5/4). */
 static unsigned smooth(unsigned old, unsigned s)
 {
 	if (!old)
@@ -132,7 +134,7 @@ static unsigned smooth(unsigned old, unsigned s)
 		s = 2 * old;
 	if (s < old / 2)
 		s = old / 2;
-	return (old + s + 1) / 2;
+	return s < old ? (old + s + 1) / 2 : (3 * old + s + 3) / 4;
 }
 
 /* A sample the clamp did not cut: within half and twice the stored cost. Noise
