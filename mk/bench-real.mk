@@ -26,7 +26,7 @@ BR_SRC = tools/testbed/bench-real
 # rounds agree on a loaded shared machine; BR_QEMU_OPTS= for wall-clock time under TCG.
 BR_QEMU_OPTS ?= -icount shift=0
 export BR_QEMU_OPTS
-PKGS_BENCH_REAL = mmdebstrap cpio qemu-system-x86 gcc libc6-dev python3 coreutils
+PKGS_BENCH_REAL = mmdebstrap cpio qemu-system-x86 gcc libc6-dev python3 coreutils binutils libc6-dbg
 
 # sysshim-run's tests (tests/run.sh) are part of check-host.
 HOST_SCRIPTS += tests/run.sh
@@ -78,9 +78,13 @@ br-prep: br-rootfs tb-fetch-kernel tb-fetch-kernel-6.12
 # KERNELS: label=vmlinuz pairs; BR_EXTRA_KERNELS adds more (e.g. a patched 6.1).
 BR_KERNELS = 6.1=$(TB_DL)/kernel/vmlinuz 6.12=$(TB_K612)/vmlinuz $(BR_EXTRA_KERNELS)
 
+# BR_STRACE=1 adds the strace round (syscall counts and call sites, about 20 minutes under
+# TCG) on the first kernel: the counts are the same userspace's on every kernel.
+BR_STRACE ?= 0
 bench-real: br-prep
-	@fail=0; for kv in $(BR_KERNELS); do k=$${kv%%=*}; \
-		$(BR_SRC)/run.sh bench $${kv#*=} $(BR)/initrd.cpio $(BR)/bench-$$k BRROUNDS=$(BR_ROUNDS) BRTRUE=$(BR_TRUE) || fail=1; \
+	@fail=0; st=$(BR_STRACE); for kv in $(BR_KERNELS); do k=$${kv%%=*}; \
+		$(BR_SRC)/run.sh bench $${kv#*=} $(BR)/initrd.cpio $(BR)/bench-$$k BRROUNDS=$(BR_ROUNDS) \
+			BRTRUE=$(BR_TRUE) BRSTRACE=$$st || fail=1; st=0; \
 	done; python3 $(BR_SRC)/report.py bench $(foreach kv,$(BR_KERNELS),$(firstword $(subst =, ,$(kv)))=$(BR)/bench-$(firstword $(subst =, ,$(kv)))/results.txt) \
 		| tee $(BR)/report.txt || fail=1; exit $$fail
 

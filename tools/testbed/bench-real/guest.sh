@@ -7,11 +7,13 @@
 #   COUNT WORKLOAD SETUP FSTAT EMPTY PATH STATX   syscalls of one run under strace -f
 #   SITE WORKLOAD N WHERE                 remaining newfstatat(fd, "") under the preload
 #   DECIDE ...  MEASURE ...  INFO ...     sysshim-run's decision, the call timing
-# Set-ups: glibc (alone), auto (sysshim-run), always (sysshim-run --always), backport
-# (glibc 2.36 with upstream/glibc's fstat patch, its libc.so.6 and ld.so bound over the
-# system's for the run); for the per-process cost, on `true` only: preload
-# (LD_PRELOAD=libsysshim.so.0, no wrapper) and empty (an empty .so preloaded).
-# Kernel command line: BRMODE=bench|check BRROUNDS=N BRTRUE=N (runs of `true` per round).
+# Set-ups: glibc (alone), preload (LD_PRELOAD=libsysshim.so.0, no wrapper), auto
+# (sysshim-run), always (sysshim-run --always), backport (glibc 2.36 with upstream/glibc's
+# fstat patch, its libc.so.6 and ld.so bound over the system's for the run); for the
+# per-process cost, on `true` only: empty (an empty .so preloaded).
+# Kernel command line: BRMODE=bench|check BRROUNDS=N BRTRUE=N (runs of `true` per round)
+# BRSTRACE=1: the strace round after the timed rounds (counts and call sites; about 20
+# minutes under TCG; the same userspace's counts on every kernel).
 set -u
 O=/opt/bench
 SS=/opt/sysshim
@@ -19,12 +21,13 @@ RUN=$SS/bin/sysshim-run
 LIB=$SS/lib/libsysshim.so.0
 BP=/opt/glibc-backport
 SYSLIB=/usr/lib/x86_64-linux-gnu
-mode=check rounds=1 ntrue=20
+mode=check rounds=1 ntrue=20 strace_round=0
 for w in $(cat /proc/cmdline); do
 	case $w in
 	BRMODE=*) mode=${w#BRMODE=} ;;
 	BRROUNDS=*) rounds=${w#BRROUNDS=} ;;
 	BRTRUE=*) ntrue=${w#BRTRUE=} ;;
+	BRSTRACE=*) strace_round=${w#BRSTRACE=} ;;
 	esac
 done
 say() { echo "@@BR@@ $*"; }
@@ -133,7 +136,7 @@ else
 fi
 # check: with and without the library (auto preloads on 6.1, --always everywhere).
 SETUPS="glibc auto always" TW=$W
-[ $mode = bench ] && TW="true $W"
+[ $mode = bench ] && SETUPS="glibc preload auto always" TW="true $W"
 [ $HAVE_BP = 1 ] && [ $mode = bench ] && SETUPS="$SETUPS backport"
 
 # ---- interleaved rounds: the set-ups' order turns each round
@@ -147,7 +150,7 @@ while [ $r -le $rounds ]; do
 		k=$((k + 1))
 		rot=$(( (r + k) % nset ))
 		order=$(echo $SETUPS $SETUPS | cut -d' ' -f$((rot + 1))-$((rot + nset)))
-		[ $w = true ] && order="$order preload empty"
+		[ $w = true ] && order="$order empty"
 		for s in $order; do
 			if [ $w = true ]; then one $r true $s $ntrue; else one $r $w $s; fi
 		done
@@ -169,12 +172,14 @@ count() { # workload setup
 		/ newfstatat\(/ && !/ newfstatat\([^,]*, "", / { p++ } / statx\(/ { x++ }
 		END { printf "%d %d %d %d", f, e, p, x }' /tmp/st)
 }
-if [ $mode = bench ]; then
+SITES="py-start py-files py-fstat sqlite git-status tar"
+if [ $mode = bench ] && [ $strace_round = 1 ]; then
 	for w in $W; do
-		for s in glibc preload backport; do  # preload: what --always runs, without the wrapper
-			[ $s = backport ] && [ $HAVE_BP = 0 ] && continue
-			count $w $s
-		done
+		# preload: what --always runs, without the wrapper; the backport turns every
+		# newfstatat(fd, "") into fstat (seen on every workload it was counted on).
+		for s in glibc preload; do count $w $s; done
+		# strace -k unwinds every traced call: only where few newfstatat calls take paths.
+		case " $SITES " in *" $w "*) ;; *) continue ;; esac
 		prep $w
 		strace -f -qq -k -o /tmp/sk -e trace=newfstatat -E LD_PRELOAD=$LIB $(cmd $w) >/dev/null 2>&1
 		awk -v w=$w '
@@ -190,7 +195,7 @@ if [ $mode = bench ]; then
 				else if (fn == "_IO_file_doallocate") site = "libc:stdio-buffer-setup(_IO_file_doallocate)"
 				else if (fn ~ /^(opendir|fdopendir|__opendir|__fdopendir|__alloc_dir)$/) site = "libc:" fn
 				else if (fn == "setlocale") site = "libc:locale-loading(setlocale)"
-				else if (obj ~ /^libc/) site = "libc:near-" fn
+				else if (obj ~ /^libc/) { off = line; sub(/.*\[/, "", off); sub(/\].*/, "", off); site = "libc:near-" fn "@" off }
 				else site = obj ":" fn
 				c[site]++; want = 0
 			}

@@ -149,6 +149,28 @@ def across(args):
     print()
 
 
+def resolve(site, glibc):
+    """libc:near-SYM@0xOFF -> the function, from the host's libc6-dbg when the host has the
+    guest's glibc build (Debian 12 both: the same package version)."""
+    import re, subprocess
+    m = re.match(r'libc:near-(\S+)@(0x[0-9a-f]+)$', site)
+    if not m:
+        return site
+    try:
+        ver = subprocess.run(['dpkg-query', '-W', '-f=${Version}', 'libc6-dbg'], capture_output=True,
+                             text=True).stdout.strip()
+        if not ver or ver not in glibc:
+            return site
+        note = subprocess.run(['readelf', '-n', '/usr/lib/x86_64-linux-gnu/libc.so.6'], capture_output=True,
+                              text=True).stdout
+        bid = re.search(r'Build ID: ([0-9a-f]+)', note).group(1)
+        fn = subprocess.run(['addr2line', '-f', '-e', '/usr/lib/debug/.build-id/%s/%s.debug' % (bid[:2], bid[2:]),
+                             m.group(2)], capture_output=True, text=True).stdout.split('\n')[0]
+        return 'libc:%s' % fn if fn and fn != '??' else site
+    except Exception:
+        return site
+
+
 def bench(args):
     ok = True
     if len(args) > 1:
@@ -221,8 +243,9 @@ def bench(args):
         sites = r['site']
         if sites:
             print('Remaining newfstatat(fd, "") under the preload, by call site (strace -k, first frame outside the stat wrappers):')
+            glibc = ' '.join(i for i in r['info'] if i.startswith('python'))
             for w, l in sites.items():
-                print('  %-10s %s' % (w, '; '.join('%d %s' % x for x in l)))
+                print('  %-10s %s' % (w, '; '.join('%d %s' % (n, resolve(x, glibc)) for n, x in l)))
         for x in r['warn']:
             print('  ' + x)
         print()
