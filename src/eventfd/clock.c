@@ -19,6 +19,7 @@
 #define DT_HASH		4
 #define DT_STRTAB	5
 #define DT_SYMTAB	6
+#define DT_GNU_HASH	0x6ffffef5
 #define STT_FUNC	2
 
 #if defined(__aarch64__)
@@ -86,15 +87,36 @@ static int streq(const char *a, const char *b)
 	return *a == *b;
 }
 
+/* The number of symbols a DT_GNU_HASH table covers: past the highest bucket's
+ * start, to the end of that chain (the entry with the low bit set). */
+static uint32_t gnu_hash_count(const uint32_t *gh)
+{
+	uint32_t nbuckets = gh[0], symoffset = gh[1], bloom = gh[2], max = 0;
+	const uint32_t *buckets = gh + 4 + 2 * bloom;	/* 64-bit bloom words */
+	const uint32_t *chain = buckets + nbuckets;
+
+	for (uint32_t i = 0; i < nbuckets; i++)
+		if (buckets[i] > max)
+			max = buckets[i];
+	if (max < symoffset)
+		return symoffset;
+	while (!(chain[max - symoffset] & 1))
+		max++;
+	return max + 1;
+}
+
 /* The vDSO is a complete ELF image in memory: its dynamic section names the symbol
- * table, and DT_HASH's nchain is the number of symbols (musl's vdso.c does the same). */
+ * table, and DT_HASH's nchain is the number of symbols; kernels whose vDSO has only
+ * DT_GNU_HASH (arm64 since Linux 6.11 dropped --hash-style=sysv) give it through
+ * that table's chains. */
 static uintptr_t vdso_sym(uintptr_t base, const char *name)
 {
 	const struct ehdr *eh = (const void *)base;
 	const struct phdr *ph;
 	const struct dyn *dy = 0;
 	const struct sym *syms = 0;
-	const uint32_t *hash = 0;
+	const uint32_t *hash = 0, *gnu = 0;
+	uint32_t nsym;
 	const char *strs = 0;
 	uintptr_t bias = 0;
 	int have_load = 0;
@@ -120,10 +142,13 @@ static uintptr_t vdso_sym(uintptr_t base, const char *name)
 			strs = (const void *)(bias + dy->val);
 		else if (dy->tag == DT_HASH)
 			hash = (const void *)(bias + dy->val);
+		else if (dy->tag == DT_GNU_HASH)
+			gnu = (const void *)(bias + dy->val);
 	}
-	if (!syms || !strs || !hash)
+	if (!syms || !strs || (!hash && !gnu))
 		return 0;
-	for (uint32_t i = 0; i < hash[1]; i++)
+	nsym = hash ? hash[1] : gnu_hash_count(gnu);
+	for (uint32_t i = 0; i < nsym; i++)
 		if ((syms[i].info & 0xf) == STT_FUNC && syms[i].shndx && syms[i].value &&
 		    streq(strs + syms[i].name, name))
 			return bias + syms[i].value;
