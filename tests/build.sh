@@ -4,6 +4,8 @@
 # PREFIX, and a program built against the installed library with pkg-config.
 # Prints "N passed, N failed".
 top=$(pwd)
+# The copies are built as a user builds them: the caller's B= and make flags stay out.
+unset B MAKEFLAGS MFLAGS MAKELEVEL CONFIG
 t=$(mktemp -d)
 trap 'rm -rf "$t"' EXIT
 pass=0 fail=0
