@@ -58,13 +58,16 @@ check-upstream-glibc: upstream-tools
 #        (debootstrap from the system's apt mirror, $(CACHE)/chroot-trixie-<hash>), glibc
 #        master stock and patched cross builds ($(CACHE)/glibc-la64/build-{stock,patched}),
 #        io/tst-stat, io/tst-fstatat, io/tst-statx and the new test under qemu-user 7.2
-#        and 10.0 with qemu -strace evidence.  The glibc source is a tarball in the cache
+#        and 10.0 with qemu -strace evidence, then booted on the test bed's two LoongArch
+#        kernels (tb-la64-kernels: 6.12, and 6.12 without the 6.11 NULL-path support) with
+#        a ptrace trace and the fstat benchmark.  The glibc source is a tarball in the cache
 #        ($(CACHE)/glibc-la64/src, keyed by commit): without it the target says how to
 #        make one.  Results: $(CACHE)/glibc-la64/results/.
 GLA64_DIR := $(abspath $(CACHE))/glibc-la64
 GLA64_RUN = $(call CACHE_LOCK,glibc-la64) env GL=$(GLA64_DIR) CACHE=$(abspath $(CACHE)) \
 	TOP=$(UPSTREAM_TOP) QEMU10=$(abspath $(TB_TRIXIE_BIN))/qemu-loongarch64 \
-	$(UPSTREAM_SH)/glibc-la64.sh
+	KOLD=$(abspath $(TB_LA64_KOLD))/vmlinux KNEW=$(abspath $(TB_LA64_K612))/vmlinux \
+	LA64_QEMU=$(abspath $(TB_LA64_QEMU)) $(UPSTREAM_SH)/glibc-la64.sh
 
 .PHONY: check-upstream-glibc-la64
 check-upstream-glibc-la64: upstream-tools tb-fetch-trixie
@@ -72,3 +75,5 @@ check-upstream-glibc-la64: upstream-tools tb-fetch-trixie
 	$(GLA64_RUN) build stock
 	$(GLA64_RUN) build patched
 	$(GLA64_RUN) qemu
+	@$(MAKE) --no-print-directory tb-la64-kernels
+	$(GLA64_RUN) kernel
