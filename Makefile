@@ -6,7 +6,7 @@ CONFIG ?= config.mak
 # their inputs, so that a fresh clone (CI's) reuses them: SYSSHIM_CACHE or CACHE= moves it.
 CACHE ?= $(or $(SYSSHIM_CACHE),/var/cache/sysshim)
 # Cache steps take a lock of their own (flock), so two runs never fill one entry at once.
-CACHE_LOCK = mkdir -p $(CACHE) && flock $(CACHE)/.lock-$(1)
+CACHE_LOCK = mkdir -p $(CACHE) && flock -o $(CACHE)/.lock-$(1)
 -include $(CONFIG)
 
 ARCH ?= x86_64

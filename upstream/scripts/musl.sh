@@ -144,8 +144,8 @@ test_all() {
 	c=$(probe qemu72-patched "$QEMU72" "$M/musl-stat-test-loongarch64-patched")
 	# qemu 7.2 refuses the null path: each call must be NULL (EFAULT),
 	# then "" (success).
-	n_null=$(echo "$c" | grep -c 'statx(3,NULL,.* = -1 errno=14' || true)
-	n_empty=$(echo "$c" | grep -c 'statx(3,"",.* = 0' || true)
+	n_null=$(echo "$c" | grep -c 'statx([0-9]*,NULL,.* = -1 errno=14' || true)
+	n_empty=$(echo "$c" | grep -c 'statx([0-9]*,"",.* = 0' || true)
 	if [ "$n_null" = 2 ] && [ "$n_empty" = 2 ]; then
 		echo "ok - qemu 7.2: fstat and fstatat fall back from NULL (EFAULT) to \"\"" | tee -a "$M/results/summary.txt"
 	else
@@ -153,12 +153,12 @@ test_all() {
 	fi
 	probe qemu10-orig "$QEMU10" "$M/musl-stat-test-loongarch64-orig" 2>&1 >/dev/null
 	c=$(probe qemu10-patched "$QEMU10" "$M/musl-stat-test-loongarch64-patched")
-	n_null=$(echo "$c" | grep -c 'statx(3,NULL,.* = 0' || true)
+	n_null=$(echo "$c" | grep -c 'statx([0-9]*,NULL,.* = 0' || true)
 	n_all=$(echo "$c" | grep -c 'statx(' || true)
 	if [ "$n_null" = 2 ] && [ "$n_all" = 2 ]; then
 		echo "ok - qemu 10.0: fstat and fstatat take the NULL fast path, one statx each" | tee -a "$M/results/summary.txt"
 	else
-		echo "FAIL - qemu 10.0: expected exactly 2 statx(3,NULL,...) = 0 calls" | tee -a "$M/results/summary.txt"; ok=0
+		echo "FAIL - qemu 10.0: expected exactly 2 statx(FD,NULL,...) = 0 calls" | tee -a "$M/results/summary.txt"; ok=0
 	fi
 	[ $ok = 1 ] || fail "musl tests failed (see $M/results)"
 	echo "musl: all patched checks passed"
