@@ -27,10 +27,27 @@
 #   check       build, then boot both kernels; fails unless both pass
 #   bench       build, then boot both kernels; print the table
 #
+# Other configurations (KP_KCONFIG=debian or arm64; the commands above are
+# the tinyconfig x86_64 ones):
+#   vconfig     make the config: debian: Debian's config-6.1.0-N-amd64 (from
+#               linux-image-6.1.0-N-amd64-unsigned) without its modules +
+#               debian.fragment; arm64: tinyconfig + arm64.fragment.  The
+#               builds go to $KP_BUILD/<source version>-<config hash>/
+#   vbuild      build each stage of $KP_STAGES (debian: stock p123 p1234,
+#               arm64: stock p1234; pNNN = those patches of the series) in
+#               obj-<stage>, each patched stage seeded from obj-stock
+#   vbench      vbuild, then boot every stage (and, for debian, Debian's own
+#               binary kernel) with the patch test: the table and each
+#               patch's own effect; fails if a guest fails a check
+#   vimage STAGE    print the path of a stage's kernel image
+#
 # Variables: KP_BUILD, KP_JOBS (2), KP_TIMEOUT (900), KP_SRC_VERSION
 # (6.1.192-3: the Debian version the series is made against; set it empty
 # for apt's candidate), KP_ITERS and KP_ROUNDS (benchmark size, passed to
-# the guest), KP_QEMU_EXTRA (more qemu options).
+# the guest), KP_QEMU_EXTRA (more qemu options), KP_KCONFIG (tiny, debian,
+# arm64), KP_SRC_DIR (where dl/, src/ and the patched trees are: default
+# $KP_BUILD), KP_STAGES, KP_NICE (nice level of the compiles), KP_DEBIAN_IMAGE
+# (the linux-image package whose config KP_KCONFIG=debian takes).
 set -euo pipefail
 
 KP_DIR=$(cd "$(dirname "$0")" && pwd)
@@ -41,12 +58,19 @@ KP_BUILD=$(cd "$KP_BUILD" && pwd)
 KP_JOBS=${KP_JOBS:-2}
 KP_TIMEOUT=${KP_TIMEOUT:-900}
 KP_SRC_VERSION=${KP_SRC_VERSION-6.1.192-3}
+KP_KCONFIG=${KP_KCONFIG:-tiny}
+KP_SRC_DIR=${KP_SRC_DIR:-$KP_BUILD}
+mkdir -p "$KP_SRC_DIR"
+KP_SRC_DIR=$(cd "$KP_SRC_DIR" && pwd)
+KP_NICE=${KP_NICE:-}
+# linux-image-6.1.0-57-amd64-unsigned is the 6.1.192-3 build of the same source
+KP_DEBIAN_IMAGE=${KP_DEBIAN_IMAGE:-linux-image-6.1.0-57-amd64-unsigned}
 KP_SERIES_DIR=$KP_DIR/linux-6.1
 KP_FRAGMENT=$KP_SERIES_DIR/config.fragment
 KP_SRC_PKG=linux-source-6.1
 KP_TREE=linux-source-6.1
-PRISTINE=$KP_BUILD/src/$KP_TREE
-PATCHED=$KP_BUILD/patched/$KP_TREE
+PRISTINE=$KP_SRC_DIR/src/$KP_TREE
+PATCHED=$KP_SRC_DIR/patched/$KP_TREE
 LOGS=$KP_BUILD/logs
 
 # Debian packages needed, and the command each one provides.
@@ -63,7 +87,7 @@ die() { printf 'kernel-patches: ERROR: %s\n' "$*" >&2; exit 1; }
 # ---------------------------------------------------------------- deps
 cmd_deps() {
 	local missing="" p t
-	for p in $KP_DEBS; do
+	for p in $KP_DEBS ${KP_EXTRA_DEBS:-}; do
 		dpkg-query -W -f='${Status}' "$p" 2>/dev/null |
 			grep -q 'ok installed' || missing="$missing $p"
 	done
@@ -79,7 +103,7 @@ cmd_deps() {
 			die "apt-get install -y$missing failed (log: $KP_BUILD/apt-install.log)"
 		}
 	fi
-	for t in $KP_TOOLS; do
+	for t in $KP_TOOLS ${KP_EXTRA_TOOLS:-}; do
 		command -v "${t%%:*}" >/dev/null ||
 			die "${t%%:*} not found: install the Debian package ${t#*:}"
 	done
@@ -93,13 +117,13 @@ cmd_deps() {
 }
 
 # --------------------------------------------------------------- fetch
-deb_file() { ls -1 "$KP_BUILD"/dl/${KP_SRC_PKG}_*_all.deb 2>/dev/null | sort -V | tail -1; }
+deb_file() { ls -1 "$KP_SRC_DIR"/dl/${KP_SRC_PKG}_*_all.deb 2>/dev/null | sort -V | tail -1; }
 
 cmd_fetch() {
 	local want deb v
-	mkdir -p "$KP_BUILD/dl"
+	mkdir -p "$KP_SRC_DIR/dl"
 	if [ -n "$KP_SRC_VERSION" ]; then
-		want="$KP_BUILD/dl/${KP_SRC_PKG}_${KP_SRC_VERSION}_all.deb"
+		want="$KP_SRC_DIR/dl/${KP_SRC_PKG}_${KP_SRC_VERSION}_all.deb"
 		if [ -s "$want" ]; then
 			say "cached: $want"
 			return
@@ -110,7 +134,7 @@ cmd_fetch() {
 	fi
 	v=$KP_SRC_PKG${KP_SRC_VERSION:+=$KP_SRC_VERSION}
 	say "apt-get download $v"
-	if ! (cd "$KP_BUILD/dl" && { apt-get download "$v" ||
+	if ! (cd "$KP_SRC_DIR/dl" && { apt-get download "$v" ||
 	      { apt-get update -q >/dev/null && apt-get download "$v"; }; }); then
 		[ -n "$KP_SRC_VERSION" ] || die "apt-get download $v failed"
 		# Debian replaces security versions; apt's candidate may still
@@ -118,11 +142,11 @@ cmd_fetch() {
 		say "WARNING: $v is not downloadable; trying apt's candidate" \
 		    "(the series was made against $KP_SRC_VERSION; for that exact" \
 		    "base fetch it from https://snapshot.debian.org/)"
-		(cd "$KP_BUILD/dl" && apt-get download "$KP_SRC_PKG") ||
+		(cd "$KP_SRC_DIR/dl" && apt-get download "$KP_SRC_PKG") ||
 			die "apt-get download $KP_SRC_PKG failed"
 	fi
 	deb=$(deb_file)
-	[ -n "$deb" ] || die "no $KP_SRC_PKG .deb in $KP_BUILD/dl"
+	[ -n "$deb" ] || die "no $KP_SRC_PKG .deb in $KP_SRC_DIR/dl"
 	say "downloaded: $deb"
 }
 
@@ -130,20 +154,20 @@ cmd_fetch() {
 cmd_unpack() {
 	local deb stamp
 	deb=$(deb_file)
-	[ -n "$KP_SRC_VERSION" ] && [ -s "$KP_BUILD/dl/${KP_SRC_PKG}_${KP_SRC_VERSION}_all.deb" ] &&
-		deb="$KP_BUILD/dl/${KP_SRC_PKG}_${KP_SRC_VERSION}_all.deb"
+	[ -n "$KP_SRC_VERSION" ] && [ -s "$KP_SRC_DIR/dl/${KP_SRC_PKG}_${KP_SRC_VERSION}_all.deb" ] &&
+		deb="$KP_SRC_DIR/dl/${KP_SRC_PKG}_${KP_SRC_VERSION}_all.deb"
 	[ -n "$deb" ] || die "no $KP_SRC_PKG .deb: run the fetch step"
-	stamp="$KP_BUILD/src/.unpacked"
+	stamp="$KP_SRC_DIR/src/.unpacked"
 	if [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$(basename "$deb")" ] &&
 	   [ -f "$PRISTINE/Makefile" ]; then
 		say "unpacked: $PRISTINE ($(basename "$deb"))"
 		return
 	fi
-	say "unpacking $(basename "$deb") into $KP_BUILD/src"
-	rm -rf "$KP_BUILD/src" "$KP_BUILD/patched"
-	mkdir -p "$KP_BUILD/src"
+	say "unpacking $(basename "$deb") into $KP_SRC_DIR/src"
+	rm -rf "$KP_SRC_DIR/src" "$KP_SRC_DIR/patched" "$KP_SRC_DIR"/patched-*
+	mkdir -p "$KP_SRC_DIR/src"
 	dpkg-deb --fsys-tarfile "$deb" |
-		tar -xO ./usr/src/$KP_SRC_PKG.tar.xz | tar -xJ -C "$KP_BUILD/src"
+		tar -xO ./usr/src/$KP_SRC_PKG.tar.xz | tar -xJ -C "$KP_SRC_DIR/src"
 	[ -f "$PRISTINE/Makefile" ] || die "$deb has no $KP_TREE tree"
 	basename "$deb" >"$stamp"
 }
@@ -162,14 +186,23 @@ series_files() {	# files touched by the given patches
 }
 
 cmd_patch() {
-	local stamp=$KP_BUILD/patched/.applied patches want f p out
-	[ -f "$PRISTINE/Makefile" ] || die "no pristine tree: run the unpack step"
+	local patches
 	mapfile -t patches < <(series_patches)
+	patch_tree "$KP_SRC_DIR/patched" "${patches[@]}"
+}
+
+# patch_tree TOP PATCH...: TOP/linux-source-6.1 is the pristine tree with
+# the given patches applied (stamp TOP/.applied).
+patch_tree() {
+	local top=$1 stamp=$1/.applied want f p out
+	shift
+	local patches=("$@") PATCHED=$top/$KP_TREE
+	[ -f "$PRISTINE/Makefile" ] || die "no pristine tree: run the unpack step"
 	[ "${#patches[@]}" -gt 0 ] || die "empty series in $KP_SERIES_DIR/series"
 	for p in "${patches[@]}"; do
 		[ -f "$p" ] || die "series names a missing patch: $p"
 	done
-	want=$(cat "$KP_SERIES_DIR/series" "${patches[@]}" "$KP_BUILD/src/.unpacked" |
+	want=$(cat "$KP_SERIES_DIR/series" "${patches[@]}" "$KP_SRC_DIR/src/.unpacked" |
 		sha256sum | cut -d' ' -f1)
 	if [ -f "$stamp" ] && [ "$(head -1 "$stamp")" = "$want" ] && [ -d "$PATCHED" ]; then
 		say "series already applied to $PATCHED"
@@ -177,7 +210,7 @@ cmd_patch() {
 	fi
 	if [ ! -d "$PATCHED" ]; then
 		say "copying the pristine tree (hard links) to $PATCHED"
-		mkdir -p "$KP_BUILD/patched"
+		mkdir -p "$top"
 		cp -al "$PRISTINE" "$PATCHED"
 	fi
 	# Put back every file an earlier series touched or this one touches:
@@ -195,7 +228,7 @@ cmd_patch() {
 		if ! out=$(cd "$PATCHED" && patch -p1 --fuzz=0 --forward \
 				--no-backup-if-mismatch <"$p" 2>&1); then
 			printf '%s\n' "$out" >&2
-			die "$(basename "$p") does not apply to $(cat "$KP_BUILD/src/.unpacked")"
+			die "$(basename "$p") does not apply to $(cat "$KP_SRC_DIR/src/.unpacked")"
 		fi
 		printf '%s\n' "$out" | sed 's/^/  /'
 		if grep -qi 'fuzz\|reject\|FAILED\|Reversed' <<<"$out"; then
@@ -227,7 +260,7 @@ cmd_config() {
 	local cfg=$KP_BUILD/config-x86_64 s v missing=""
 	[ -f "$PRISTINE/Makefile" ] || die "no pristine tree: run the unpack step"
 	if [ -f "$cfg/.config" ] && [ "$cfg/.config" -nt "$KP_FRAGMENT" ] &&
-	   [ "$cfg/.config" -nt "$KP_BUILD/src/.unpacked" ]; then
+	   [ "$cfg/.config" -nt "$KP_SRC_DIR/src/.unpacked" ]; then
 		say "config up to date: $cfg/.config"
 		return
 	fi
@@ -281,20 +314,24 @@ build_kernel() {	# NAME SRCTREE
 # old mtimes, so make recompiles only the patched files and relinks.
 # KP_SEED=0 turns this off (a clean patched build: 6 - 9 minutes more).
 seed_from_stock() {
-	local from=$KP_BUILD/obj-stock to=$KP_BUILD/obj-patched
+	seed_obj "$KP_BUILD/obj-stock" "$KP_BUILD/obj-patched" "$PRISTINE" "$PATCHED"
+}
+
+seed_obj() {	# FROM-OBJ TO-OBJ FROM-SRC TO-SRC
+	local from=$1 to=$2 fsrc=$3 tsrc=$4
 	[ "${KP_SEED:-1}" = 1 ] && [ -f "$from/vmlinux" ] && [ ! -e "$to" ] || return 0
 	say "seeding $to from the stock objects"
 	rm -rf "$to.tmp"
 	cp -a "$from" "$to.tmp"
 	find "$to.tmp" -type f \( -name '*.cmd' -o -name '.*.d' -o -name '*.d' \
 		-o -name Makefile \) -print0 |
-		xargs -0 -r sed -i "s|$PRISTINE|$PATCHED|g; s|$from|$to|g"
-	ln -sfn "$PATCHED" "$to.tmp/source"
-	rm -f "$to.tmp/arch/x86/boot/bzImage" "$to.tmp/vmlinux"
+		xargs -0 -r sed -i "s|$fsrc|$tsrc|g; s|$from|$to|g"
+	ln -sfn "$tsrc" "$to.tmp/source"
+	rm -f "$to.tmp/arch/x86/boot/bzImage" "$to.tmp/arch/arm64/boot/Image" "$to.tmp/vmlinux"
 	# The copied objects are newer than the patched sources when the series was applied
 	# before the stock build: make the files the series touches newer than them.
 	series_patches | xargs sed -n 's|^+++ b/||p' | sort -u | while read -r f; do
-		touch "$PATCHED/$f"
+		touch "$tsrc/$f"
 	done
 	mv "$to.tmp" "$to"
 }
@@ -320,10 +357,12 @@ cmd_arm64() {
 }
 
 # ----------------------------------------------------------- initramfs
-cmd_initramfs() {
-	local d=$KP_BUILD/initramfs out=$KP_BUILD/kpt-initramfs.cpio.gz
+cmd_initramfs() {	# [CC OUT]: the test built with CC (gcc) into OUT
+	local cc=${1:-gcc} out=${2:-$KP_BUILD/kpt-initramfs.cpio.gz}
+	local d=$KP_BUILD/initramfs-${cc%%-*}
 	local src=$KP_DIR/test/kpatch-test.c
 	[ -f "$PRISTINE/usr/gen_init_cpio.c" ] || die "no pristine tree: run the unpack step"
+	[ "$cc" = gcc ] && d=$KP_BUILD/initramfs
 	mkdir -p "$d"
 	if [ ! -x "$d/gen_init_cpio" ] || [ "$PRISTINE/usr/gen_init_cpio.c" -nt "$d/gen_init_cpio" ]; then
 		gcc -O2 -o "$d/gen_init_cpio" "$PRISTINE/usr/gen_init_cpio.c"
@@ -332,8 +371,8 @@ cmd_initramfs() {
 		say "initramfs up to date: $out"
 		return
 	fi
-	gcc -static -O2 -Wall -Wextra -Werror -o "$d/init" "$src" ||
-		die "kpatch-test.c does not build (needs the Debian package libc6-dev)"
+	"$cc" -static -O2 -Wall -Wextra -Werror -o "$d/init" "$src" ||
+		die "kpatch-test.c does not build with $cc (needs libc6-dev, for aarch64 libc6-dev-arm64-cross)"
 	cat >"$d/list" <<-EOF
 	dir /dev 0755 0 0
 	nod /dev/console 0600 0 0 c 5 1
@@ -369,16 +408,24 @@ cmd_boot() {
 	shift 2
 	[ -f "$k" ] || die "no kernel $k"
 	[ -f "$i" ] || die "no initramfs $i"
-	command -v qemu-system-x86_64 >/dev/null ||
-		die "qemu-system-x86_64 not found: install the Debian package qemu-system-x86"
+	local qemu=(qemu-system-x86_64) console=ttyS0
+	if [ "${KP_ARCH:-x86_64}" = arm64 ]; then
+		# -cpu max with the cheap pointer-authentication algorithm: TCG
+		# emulates QARMA5 slowly (the same for both kernels)
+		qemu=(qemu-system-aarch64 -M virt -cpu max,pauth-impdef=on)
+		console=ttyAMA0
+	fi
+	command -v "${qemu[0]}" >/dev/null ||
+		die "${qemu[0]} not found: install the Debian package qemu-system-x86 (qemu-system-arm for aarch64)"
 	mkdir -p "$(dirname "$log")"
 	local words=("$@")
 	[ -n "${KP_ITERS:-}" ] && words+=("KPT_ITERS=$KP_ITERS")
 	[ -n "${KP_ROUNDS:-}" ] && words+=("KPT_ROUNDS=$KP_ROUNDS")
 	say "booting $(basename "$k") with $(basename "$i") ${words[*]} (timeout ${KP_TIMEOUT}s)"
-	timeout -k 10 "$KP_TIMEOUT" qemu-system-x86_64 -m 512 -nographic -no-reboot \
+	local t0=$SECONDS
+	timeout -k 10 "$KP_TIMEOUT" "${qemu[@]}" -m 512 -nographic -no-reboot \
 		-nic none ${KP_QEMU_EXTRA:-} -kernel "$k" -initrd "$i" \
-		-append "console=ttyS0 quiet panic=-1 ${words[*]}" \
+		-append "console=$console quiet panic=-1 ${words[*]}" \
 		</dev/null >"$log" 2>&1 || rc=$?
 	tr -d '\r' <"$log" | grep -a '^KPT: ' || true
 	[ "$rc" = 124 ] || [ "$rc" = 137 ] &&
@@ -389,7 +436,7 @@ cmd_boot() {
 	p=$(echo "$sum" | awk '{print $2}')
 	f=$(echo "$sum" | awk '{print $4}')
 	[ "$f" = 0 ] && [ "$p" -gt 0 ] || die "$(basename "$k"): $p passed, $f failed (log: $log)"
-	say "$(basename "$k"): $p passed, $f failed"
+	say "$(basename "$k"): $p passed, $f failed ($((SECONDS - t0)) s)"
 }
 
 boot_both() {
@@ -453,7 +500,315 @@ cmd_bench() {
 	[ "$rc" = 0 ] || die "a guest failed (logs: $LOGS/boot-*.log)"
 }
 
-[ $# -gt 0 ] || { sed -n '3,32p' "$0"; exit 2; }
+# ------------------------------------------------------ other configs
+# KP_KCONFIG=debian: Debian's own x86_64 configuration (the kernel users run:
+# -O2, Debian's hardening and mitigations, its LSMs and audit) without
+# modules.  KP_KCONFIG=arm64: tinyconfig + arm64.fragment for qemu -M virt.
+# The source trees (dl/, src/, patched-<stage>/) are in KP_SRC_DIR, filled
+# under the lock KP_SRC_DIR/.lock-src; each build is in
+# KP_BUILD/<source version>-<hash of the .config>/obj-<stage>.
+KP_DEBIAN_FRAGMENT=$KP_SERIES_DIR/debian.fragment
+KP_ARM64_FRAGMENT=$KP_SERIES_DIR/arm64.fragment
+# Options whose value must stay Debian's (the code the measured calls run).
+KP_DEBIAN_KEEP="CC_OPTIMIZE_FOR_PERFORMANCE CC_OPTIMIZE_FOR_SIZE STACKPROTECTOR
+	STACKPROTECTOR_STRONG FORTIFY_SOURCE RETPOLINE RETHUNK SLS CPU_UNRET_ENTRY
+	CPU_IBPB_ENTRY CPU_IBRS_ENTRY CPU_SRSO PAGE_TABLE_ISOLATION CPU_MITIGATIONS
+	HARDENED_USERCOPY INIT_STACK_NONE INIT_STACK_ALL_ZERO INIT_ON_ALLOC_DEFAULT_ON
+	INIT_ON_FREE_DEFAULT_ON RANDOMIZE_KSTACK_OFFSET RANDOMIZE_KSTACK_OFFSET_DEFAULT
+	RANDOMIZE_BASE RANDOMIZE_MEMORY X86_KERNEL_IBT ZERO_CALL_USED_REGS
+	SECURITY SECURITY_PATH SECURITY_APPARMOR SECURITY_SELINUX SECURITY_TOMOYO
+	SECURITY_YAMA SECURITY_LANDLOCK SECURITY_LOCKDOWN_LSM BPF_LSM LSM IMA EVM
+	AUDIT AUDITSYSCALL SECCOMP SECCOMP_FILTER FTRACE FUNCTION_TRACER DYNAMIC_FTRACE
+	KPROBES PREEMPT_VOLUNTARY PREEMPT_DYNAMIC HZ NR_CPUS SLUB SLAB_FREELIST_HARDENED
+	SLAB_FREELIST_RANDOM SHUFFLE_PAGE_ALLOCATOR VMAP_STACK THREAD_INFO_IN_TASK
+	PARAVIRT X86_64 SMP KALLSYMS CONTEXT_TRACKING_USER NO_HZ_IDLE MEMCG CGROUPS"
+
+v_setup() {
+	case "$KP_KCONFIG" in
+	debian)
+		V_ARCH=x86_64 V_TARGET=bzImage V_IMG=arch/x86/boot/bzImage V_IMGNAME=bzImage
+		V_MAKE=()
+		V_STAGES=${KP_STAGES:-stock p123 p1234}
+		V_CC=gcc ;;
+	arm64)
+		V_ARCH=arm64 V_TARGET=Image V_IMG=arch/arm64/boot/Image V_IMGNAME=Image
+		V_MAKE=(ARCH=arm64 CROSS_COMPILE=aarch64-linux-gnu-)
+		V_STAGES=${KP_STAGES:-stock p1234}
+		V_CC=aarch64-linux-gnu-gcc
+		KP_EXTRA_DEBS="qemu-system-arm libc6-dev-arm64-cross"
+		KP_EXTRA_TOOLS="qemu-system-aarch64:qemu-system-arm" ;;
+	*) die "KP_KCONFIG=$KP_KCONFIG: the v* commands take debian or arm64" ;;
+	esac
+	export KP_ARCH=$V_ARCH
+	V_NICE=()
+	[ -n "$KP_NICE" ] && V_NICE=(nice -n "$KP_NICE")
+	return 0
+}
+
+stage_patches() {	# STAGE: the patches of stage pNNN (digits = positions in series)
+	local st=$1 all i
+	mapfile -t all < <(series_patches)
+	[[ "$st" =~ ^p[1-9]+$ ]] || die "stage $st: want stock or p<positions>, e.g. p123"
+	for ((i = 1; i < ${#st}; i++)); do
+		[ "${st:i:1}" -le "${#all[@]}" ] || die "stage $st: the series has ${#all[@]} patches"
+		echo "${all[${st:i:1}-1]}"
+	done
+}
+
+stage_tree() {	# STAGE: its source tree
+	if [ "$1" = stock ]; then echo "$PRISTINE"; else echo "$KP_SRC_DIR/patched-$1/$KP_TREE"; fi
+}
+
+# The sources: fetch, unpack and patch every stage, under the source lock
+# (short; other configurations may share KP_SRC_DIR).
+v_sources() {
+	local st p
+	cmd_deps
+	exec 8>"$KP_SRC_DIR/.lock-src"
+	flock 8
+	cmd_fetch
+	cmd_unpack
+	for st in $V_STAGES; do
+		[ "$st" = stock ] && continue
+		mapfile -t p < <(stage_patches "$st")
+		patch_tree "$KP_SRC_DIR/patched-$st" "${p[@]}" | sed 's/^/  /'
+	done
+	[ "$KP_KCONFIG" = debian ] && debian_image
+	flock -u 8
+	exec 8>&-
+}
+
+# Debian's linux-image package of the same version as the source: its
+# config-* and (for the reference boot) its vmlinuz-*.
+debian_image() {
+	local deb
+	deb=$(ls -1 "$KP_SRC_DIR/dl/${KP_DEBIAN_IMAGE}_"*_amd64.deb 2>/dev/null | sort -V | tail -1)
+	if [ -z "$deb" ]; then
+		say "apt-get download $KP_DEBIAN_IMAGE${KP_SRC_VERSION:+=$KP_SRC_VERSION}"
+		(cd "$KP_SRC_DIR/dl" && apt-get -q download "$KP_DEBIAN_IMAGE${KP_SRC_VERSION:+=$KP_SRC_VERSION}") ||
+			(say "WARNING: trying apt's candidate of $KP_DEBIAN_IMAGE" &&
+			 cd "$KP_SRC_DIR/dl" && apt-get -q download "$KP_DEBIAN_IMAGE") ||
+			die "apt-get download $KP_DEBIAN_IMAGE failed (KP_DEBIAN_IMAGE= names another)"
+		deb=$(ls -1 "$KP_SRC_DIR/dl/${KP_DEBIAN_IMAGE}_"*_amd64.deb | sort -V | tail -1)
+	fi
+	if [ ! -f "$KP_SRC_DIR/debian-image/.from" ] ||
+	   [ "$(cat "$KP_SRC_DIR/debian-image/.from")" != "$(basename "$deb")" ]; then
+		rm -rf "$KP_SRC_DIR/debian-image"
+		mkdir -p "$KP_SRC_DIR/debian-image"
+		dpkg-deb --fsys-tarfile "$deb" | tar -x -C "$KP_SRC_DIR/debian-image" ./boot
+		basename "$deb" >"$KP_SRC_DIR/debian-image/.from"
+	fi
+}
+
+debian_file() {	# config|vmlinuz
+	ls -1 "$KP_SRC_DIR/debian-image/boot/$1-"* 2>/dev/null | head -1
+}
+
+# The config, cached by its inputs in KP_BUILD/configs/<hash>; sets V_WORK.
+v_config() {
+	local key dir frag base s v missing="" srcver cfg h blabel=tinyconfig
+	[ -f "$KP_SRC_DIR/src/.unpacked" ] || v_sources
+	case "$KP_KCONFIG" in
+	debian) frag=$KP_DEBIAN_FRAGMENT; base=$(debian_file config)
+		[ -n "$base" ] || { v_sources; base=$(debian_file config); }
+		[ -n "$base" ] || die "no config-* in $KP_SRC_DIR/debian-image"
+		blabel="$(basename "$base") without its modules" ;;
+	arm64) frag=$KP_ARM64_FRAGMENT base=/dev/null ;;
+	esac
+	key=$( { echo "$KP_KCONFIG"; cat "$KP_SRC_DIR/src/.unpacked" "$frag" "$base"; } |
+		sha256sum | cut -c1-16)
+	dir=$KP_BUILD/configs/$key
+	if [ ! -f "$dir/.config" ]; then
+		say "making the $KP_KCONFIG config: $blabel + $(basename "$frag")"
+		rm -rf "$dir" "$dir.tmp"
+		mkdir -p "$dir.tmp" "$LOGS"
+		{
+			if [ "$KP_KCONFIG" = debian ]; then
+				# no modules: every =m of Debian's becomes "not set"
+				sed 's/^\(CONFIG_[A-Za-z0-9_]*\)=m$/# \1 is not set/' "$base" >"$dir.tmp/base"
+			else
+				make -C "$PRISTINE" O="$dir.tmp" "${V_MAKE[@]}" tinyconfig &&
+				mv "$dir.tmp/.config" "$dir.tmp/base"
+			fi &&
+			"$PRISTINE/scripts/kconfig/merge_config.sh" -m -O "$dir.tmp" \
+				"$dir.tmp/base" "$frag" &&
+			make -C "$PRISTINE" O="$dir.tmp" "${V_MAKE[@]}" olddefconfig
+		} >"$LOGS/config-$KP_KCONFIG.log" 2>&1 ||
+			{ tail -20 "$LOGS/config-$KP_KCONFIG.log" >&2; die "$KP_KCONFIG config failed"; }
+		cfg=$dir.tmp/.config
+		while IFS='=' read -r s v; do
+			case "$s" in
+			CONFIG_*) grep -qx "$s=$v" "$cfg" || missing="$missing $s=$v" ;;
+			"# CONFIG_"*) s=${s#\# }; s=${s%% *}
+				! grep -q "^$s=" "$cfg" || missing="$missing $s(not set)" ;;
+			esac
+		done <"$frag"
+		[ -z "$missing" ] || die "$(basename "$frag") values not in the final config:$missing"
+		if [ "$KP_KCONFIG" = debian ]; then
+			for s in $KP_DEBIAN_KEEP; do
+				[ "$(grep "^CONFIG_$s=" "$base")" = "$(grep "^CONFIG_$s=" "$cfg")" ] ||
+					missing="$missing $s($(grep "^CONFIG_$s=" "$base" | cut -d= -f2)->$(grep "^CONFIG_$s=" "$cfg" | cut -d= -f2))"
+			done
+			[ -z "$missing" ] || die "options that must stay Debian's changed:$missing"
+			say "$KP_KCONFIG config: $(grep -c '=y$' "$cfg") options =y (Debian: $(grep -c '=y$' "$base") =y, $(grep -c '=m$' "$base") =m)"
+		fi
+		mv "$dir.tmp" "$dir"
+	fi
+	srcver=$(sed -n 's/^[^_]*_\([^_]*\)_.*/\1/p' "$KP_SRC_DIR/src/.unpacked")
+	h=$(sha256sum "$dir/.config" | cut -c1-12)
+	V_WORK=$KP_BUILD/$srcver-$h
+	mkdir -p "$V_WORK/logs"
+	cmp -s "$dir/.config" "$V_WORK/config" || cp "$dir/.config" "$V_WORK/config"
+	say "$KP_KCONFIG builds: $V_WORK"
+}
+
+vconfig() { v_sources; v_config; }
+
+v_build_stage() {	# STAGE
+	local st=$1 src obj t0 t1 log how
+	src=$(stage_tree "$st")
+	obj=$V_WORK/obj-$st
+	log=$V_WORK/logs/build-$st.log
+	[ -f "$src/Makefile" ] || die "no source tree $src"
+	how=incremental
+	if [ "$st" != stock ] && [ ! -e "$obj" ] && [ -f "$V_WORK/obj-stock/vmlinux" ]; then
+		seed_obj "$V_WORK/obj-stock" "$obj" "$PRISTINE" "$src"
+		how="seeded from obj-stock"
+	fi
+	[ -f "$obj/vmlinux" ] || [ "$how" != incremental ] || how="first build"
+	mkdir -p "$obj"
+	cmp -s "$V_WORK/config" "$obj/.config" || cp "$V_WORK/config" "$obj/.config"
+	say "building $st ($KP_KCONFIG, $how) in $obj (log: $log)"
+	t0=$(date +%s)
+	if ! "${V_NICE[@]}" make -C "$src" O="$obj" "${V_MAKE[@]}" LOCALVERSION="-kp$st" \
+			-j"$KP_JOBS" "$V_TARGET" >"$log" 2>&1; then
+		tail -30 "$log" >&2
+		die "$st kernel build failed (log: $log)"
+	fi
+	t1=$(date +%s)
+	if grep -n 'fs/stat\.c.*\(warning\|error\)' "$log"; then
+		die "fs/stat.c does not compile cleanly ($log)"
+	fi
+	cp "$obj/$V_IMG" "$V_WORK/$V_IMGNAME-$st"
+	echo "$(date -u +%FT%TZ) $((t1 - t0)) s $how, -j$KP_JOBS, $(grep -c '^  CC ' "$log") files compiled, load $(cut -d' ' -f1-3 /proc/loadavg)" \
+		>>"$V_WORK/logs/build-$st.times"
+	say "$st: $V_WORK/$V_IMGNAME-$st ($(cat "$obj/include/config/kernel.release"), $((t1 - t0)) s, $how)"
+}
+
+vbuild() {
+	local st pids=() rc=0 p
+	v_sources
+	v_config
+	case " $V_STAGES " in *" stock "*) v_build_stage stock ;; esac
+	# The patched stages differ from stock in fs/stat.c only: their builds are
+	# mostly the (single-threaded) link, so they run side by side.
+	for st in $V_STAGES; do
+		[ "$st" = stock ] && continue
+		(v_build_stage "$st") &
+		pids+=($!)
+	done
+	for p in "${pids[@]}"; do
+		wait "$p" || rc=1
+	done
+	[ "$rc" = 0 ] || die "a $KP_KCONFIG stage failed to build"
+	if [ "$V_ARCH" = arm64 ]; then
+		cmd_initramfs "$V_CC" "$KP_BUILD/kpt-initramfs-arm64.cpio.gz"
+	else
+		cmd_initramfs
+	fi
+}
+
+vbench() {
+	local st rc=0 ird cols="" words np=0 nf=0
+	vbuild
+	ird=$KP_BUILD/kpt-initramfs.cpio.gz
+	[ "$V_ARCH" = arm64 ] && ird=$KP_BUILD/kpt-initramfs-arm64.cpio.gz
+	rm -f "$V_WORK"/logs/kpt-*.out
+	# Debian's own binary kernel first: the reference the stock build must match.
+	if [ "$KP_KCONFIG" = debian ] && [ "${KP_DEBIAN_BINARY:-1}" = 1 ]; then
+		if (KP_BOOTLOG=$V_WORK/logs/boot-debian.log cmd_boot "$(debian_file vmlinuz)" "$ird" \
+			KPT_EXPECT=stock KPT_PERF=report >"$V_WORK/logs/kpt-debian.out"); then
+			np=$((np + 1)); else rc=1 nf=$((nf + 1)); fi
+		grep -v '^KPT: PASS ' "$V_WORK/logs/kpt-debian.out" || true
+		cols=debian
+	fi
+	for st in $V_STAGES; do
+		words="KPT_EXPECT=patched"
+		[ "$st" = stock ] && words="KPT_EXPECT=stock"
+		if (KP_BOOTLOG=$V_WORK/logs/boot-$st.log cmd_boot "$V_WORK/$V_IMGNAME-$st" "$ird" \
+			$words KPT_PERF=report >"$V_WORK/logs/kpt-$st.out"); then
+			np=$((np + 1)); else rc=1 nf=$((nf + 1)); fi
+		grep -v '^KPT: PASS ' "$V_WORK/logs/kpt-$st.out" || true
+		cols="$cols $st"
+	done
+	v_table $cols | tee "$V_WORK/logs/table.txt"
+	say "table: $V_WORK/logs/table.txt"
+	echo "kernel-patches-$KP_KCONFIG: $np passed, $nf failed (kernels booted with the patch test)"
+	[ "$rc" = 0 ] || die "a guest failed (logs: $V_WORK/logs/boot-*.log)"
+}
+
+v_table() {	# COLUMN...: the table from V_WORK/logs/kpt-COLUMN.out
+	local c files=""
+	for c; do files="$files $V_WORK/logs/kpt-$c.out"; done
+	echo
+	echo "$KP_KCONFIG config ($V_WORK), ns per call, median (ratio to fstat in the same round):"
+	awk -v cols="$*" -v files="$files" '
+	function label(c) {
+		if (c == "debian") return "Debian binary"
+		if (c == "stock") return "stock"
+		if (c ~ /^p[0-9]+$/) {
+			s = substr(c, 2)
+			if (s == "1234") return "patches 1-4"
+			if (s == "123") return "patches 1-3"
+			return "patches " s
+		}
+		return c
+	}
+	BEGIN {
+		nc = split(cols, col, " "); split(files, fil, " ")
+		for (j = 1; j <= nc; j++) {
+			while ((getline l < fil[j]) > 0) {
+				if (l ~ /^KPT: start: kernel /) { split(l, u, " "); rel[j] = u[4] }
+				if (l !~ /^KPT: BENCH /) continue
+				split(l, f, " ")
+				ns[j, f[3]] = f[4]; rat[j, f[3]] = f[5]
+				d = l; sub(/^KPT: BENCH +[^ ]+ +[^ ]+ +[^ ]+ +/, "", d); desc[f[3]] = d
+			}
+		}
+		split("fstat newfstatat_empty statx_empty statx_null getppid", k, " ")
+		printf "| call |"; for (j = 1; j <= nc; j++) printf " %s |", label(col[j]); printf "\n"
+		printf "|---|"; for (j = 1; j <= nc; j++) printf "---|"; printf "\n"
+		for (i = 1; i <= 5; i++) {
+			printf "| `%s` |", desc[k[i]] != "" ? desc[k[i]] : k[i]
+			for (j = 1; j <= nc; j++) {
+				n = ns[j, k[i]]
+				if (n == "") printf " (no run) |"
+				else if (n == "-") printf " %s |", rat[j, k[i]]
+				else printf " %s (%s) |", n, rat[j, k[i]]
+			}
+			printf "\n"
+		}
+		printf "\nkernels:"; for (j = 1; j <= nc; j++) printf " %s=%s", col[j], rel[j]; printf "\n"
+		printf "\neach step of the series (ratio to fstat; ns per call):\n"
+		for (j = 2; j <= nc; j++) {
+			if (col[j - 1] == "debian") continue
+			printf "%s -> %s:\n", label(col[j - 1]), label(col[j])
+			for (i = 2; i <= 4; i++) {
+				a = ns[j - 1, k[i]]; b = ns[j, k[i]]
+				if (b == "" || b == "-") continue
+				if (a == "" || a == "-")
+					printf "  %-34s %s -> %.2f (%d ns)\n", desc[k[i]], rat[j - 1, k[i]], rat[j, k[i]], b
+				else
+					printf "  %-34s %.2f -> %.2f (%+.2f); %d -> %d ns (%+.0f%%)\n", desc[k[i]],
+						rat[j - 1, k[i]], rat[j, k[i]], rat[j, k[i]] - rat[j - 1, k[i]],
+						a, b, 100 * (b - a) / a
+			}
+		}
+	}'
+	echo
+}
+
+[ $# -gt 0 ] || { sed -n '3,/^set -euo/{/^set -euo/!p}' "$0"; exit 2; }
 mkdir -p "$LOGS"
 while [ $# -gt 0 ]; do
 	c=$1
@@ -461,6 +816,15 @@ while [ $# -gt 0 ]; do
 	case "$c" in
 	deps|fetch|unpack|patch|checkpatch|config|stock|patched|arm64|initramfs|build|check|bench)
 		"cmd_$c" ;;
+	vconfig|vbuild|vbench)
+		v_setup
+		"$c" ;;
+	vimage)
+		[ $# -ge 1 ] || die "usage: vimage STAGE"
+		v_setup
+		v_config >/dev/null
+		echo "$V_WORK/$V_IMGNAME-$1"
+		exit ;;
 	boot)
 		[ $# -ge 2 ] || die "usage: boot KERNEL INITRD [WORD...]"
 		cmd_boot "$@"

@@ -13,6 +13,17 @@
 #   make kernel-patches-deps     apt-get install what is missing (root)
 #   make kernel-patches-clean    remove $(CACHE)/kernel-patches
 #
+# Other configurations (issue 14), with KCONFIG=debian or KCONFIG=arm64 (default: tiny):
+#   make bench-kernel-patches KCONFIG=debian   Debian's own config-6.1.0-57-amd64 without
+#       modules: stock, patches 1-3, patches 1-4 and Debian's binary kernel booted with
+#       the patch test, the table and each patch's effect; $(CACHE)/kernel-patches-debian
+#   make bench-kernel-patches KCONFIG=arm64    tinyconfig + arm64.fragment, stock and
+#       patched under qemu-system-aarch64 -M virt -cpu max; $(CACHE)/kernel-patches-arm64
+#   make kernel-patches-build KCONFIG=...      only build
+#   make check-kernel-patches-arm64    the arm64 patch test, then the project's suites and
+#       probe on both arm64 kernels (tools/testbed/run-kernel.sh TB_ARCH=aarch64)
+# Their compiles run under nice -n $(KP_NICE) (19): they soak up idle CPU only.
+#
 # Debian packages needed (kernel-patches-deps installs the missing ones):
 KERNEL_PATCHES_DEBS = build-essential make flex bison bc perl python3 \
 	libelf-dev libssl-dev cpio gzip xz-utils coreutils apt dpkg \
@@ -43,7 +54,11 @@ kernel-patches-checkpatch:
 	$(KP_RUN) deps fetch unpack checkpatch
 
 kernel-patches-build:
+ifeq ($(filter-out tiny,$(KCONFIG)),)
 	$(KP_RUN) build
+else
+	$(KP_VRUN) vbuild
+endif
 
 kernel-patches-arm64:
 	$(KP_RUN) deps fetch unpack arm64
@@ -55,7 +70,8 @@ kernel-patches-boot:
 	$(KP_RUN) boot '$(KP_KERNEL)' '$(KP_INITRD)' $(KP_APPEND)
 
 # Then the project's own suites and probe (the initramfs of `make check-kernel`) on both
-# kernels: stock must refuse a NULL path, patched must accept it.
+# kernels: stock must refuse a NULL path, patched must accept it. Last, the arm64 pair
+# (KCONFIG=arm64: two boots of about 40 s once its builds are cached) with the patch test.
 check-kernel-patches:
 	$(KP_RUN) deps fetch unpack checkpatch check
 	@$(MAKE) --no-print-directory tb-x86-static
@@ -64,9 +80,51 @@ check-kernel-patches:
 		CK_DEFAULT_TIMEOUT=$(TB_CK_TIMEOUT) TB_EXPECT=$$k tools/testbed/run-kernel.sh check \
 		'$(KP_BUILD_DIR)/bzImage-'$$k $(TB)/x86_64/check.cpio.gz \
 		'$(KP_BUILD_DIR)/suites-'$$k || exit 1; done
+	@echo "kernel-patches: the patch test on arm64 (stock and patched, qemu-system-aarch64)"
+	$(KP_VRUN_arm64) vbench
 
 bench-kernel-patches:
+ifeq ($(filter-out tiny,$(KCONFIG)),)
 	$(KP_RUN) bench
+else
+	$(KP_VRUN) vbench
+endif
+
+# ---- KCONFIG=debian and KCONFIG=arm64 (kernel-patches/build.sh v*): each fills its own
+# cache directory under its own lock; both take the source trees (dl/, src/,
+# patched-<stage>/) from $(KP_DEBIAN_DIR), under the lock $(KP_DEBIAN_DIR)/.lock-src that
+# the script takes for the short fetch/unpack/patch steps.
+KCONFIG ?=
+KP_NICE ?= 19
+KP_DEBIAN_DIR = $(CACHE)/kernel-patches-debian
+KP_ARM64_DIR = $(CACHE)/kernel-patches-arm64
+KP_VRUN_debian = $(call CACHE_LOCK,kernel-patches-debian) env KP_BUILD='$(KP_DEBIAN_DIR)' \
+	KP_KCONFIG=debian KP_NICE='$(KP_NICE)' $(KP_SCRIPT)
+KP_VRUN_arm64 = $(call CACHE_LOCK,kernel-patches-arm64) env KP_BUILD='$(KP_ARM64_DIR)' \
+	KP_SRC_DIR='$(KP_DEBIAN_DIR)' KP_KCONFIG=arm64 KP_NICE='$(KP_NICE)' $(KP_SCRIPT)
+KP_VRUN = $(if $(KP_VRUN_$(KCONFIG)),$(KP_VRUN_$(KCONFIG)),$(error KCONFIG=$(KCONFIG): tiny, debian or arm64))
+
+# The project's static aarch64 suites and probe (make tb-aarch64) in an initramfs with
+# tests/kernel/init.c, booted by tools/testbed/run-kernel.sh on both arm64 kernels: the
+# stock one must refuse a NULL path, the patched one accept it.
+# (mk/testbed.mk comes after this file: its variables are used in recipes only.)
+KP_A64_INIT = $(TB)/aarch64/kp-init
+KP_A64_CPIO = $(TB)/aarch64/kp-check.cpio.gz
+
+check-kernel-patches-arm64:
+	$(KP_VRUN_arm64) vbench
+	@$(MAKE) --no-print-directory tb-aarch64
+	@mkdir -p $(TB)/aarch64
+	$(TB_A64_CC) -static -O2 -Wall -o $(KP_A64_INIT) tests/kernel/init.c
+	tools/testbed/mkinitramfs.sh $(KP_A64_CPIO) $(KP_A64_INIT) $(TB)/aarch64/sysshim-probe \
+		$(TB_A64_SUITES:%=t:%)
+	@r=0; for k in stock=stock p1234=patched; do \
+		img=$$($(KP_VRUN_arm64) vimage $${k%%=*} | tail -1); \
+		echo "kernel-patches: the project's suites on the arm64 $${k%%=*} kernel ($$img)"; \
+		TB_ARCH=aarch64 TB_CPU=max,pauth-impdef=on TB_EXPECT=$${k#*=} \
+		TB_NAME=kernel-patches-arm64-$${k#*=} CK_DEFAULT_TIMEOUT=$(TB_CK_TIMEOUT) \
+		tools/testbed/run-kernel.sh check $$img $(KP_A64_CPIO) \
+		'$(KP_ARM64_DIR)/suites-'$${k#*=} || r=1; done; exit $$r
 
 kernel-patches-clean:
 	rm -rf '$(KP_BUILD_DIR)'
@@ -74,7 +132,7 @@ kernel-patches-clean:
 .PHONY: kernel-patches-deps kernel-patches-fetch kernel-patches-apply \
 	kernel-patches-checkpatch kernel-patches-build kernel-patches-arm64 \
 	kernel-patches-initramfs kernel-patches-boot check-kernel-patches \
-	bench-kernel-patches kernel-patches-clean
+	bench-kernel-patches kernel-patches-clean check-kernel-patches-arm64
 
 # `make check` runs it (two kernel builds: about 10 minutes on an idle 2-core machine);
 # KERNEL_PATCHES_CHECK=no leaves it out of a local run.

@@ -18,7 +18,9 @@
  * within each round.  On the patched kernel it prints whether each call
  * meets the 1.15 target ("KPT: TARGET ... met|MISSED") and fails above 1.35;
  * on the stock kernel it fails if the "" calls are not at least 1.5 times
- * fstat.  KPT_BENCH=0 skips it.
+ * fstat.  KPT_BENCH=0 skips it; KPT_PERF=report prints the TARGET lines but
+ * asserts no ratio (for the stages of the series before its last patch, whose
+ * statx is not expected to meet the target).
  *
  * Every line we print starts with "KPT: " (the firmware writes escape codes to
  * the same serial line); the last one is "KPT: N passed, N failed".  Then the
@@ -63,6 +65,7 @@
 enum expect { EXP_AUTO, EXP_STOCK, EXP_PATCHED };
 
 static enum expect expect = EXP_AUTO;
+static int perf_report;	/* KPT_PERF=report: no ratio is asserted */
 static char dir[64] = "/tmp", file[96], link_[96];
 static int npass, nfail;
 
@@ -521,6 +524,12 @@ static void bench(int fd)
 		out("BENCH %-16s %8.0f %6.2f  %s", bname[i], m, q, bdesc[i]);
 		if (expect == EXP_AUTO || i == B_FSTAT || i == B_GETPPID)
 			continue;
+		if (perf_report) {
+			if (expect == EXP_PATCHED)
+				out("TARGET %s within 15%% of fstat: %s (%.2f)",
+				    bname[i], q <= 1.15 ? "met" : "MISSED", q);
+			continue;
+		}
 		if (expect == EXP_PATCHED) {
 			char n[96];
 
@@ -571,6 +580,7 @@ int main(void)
 
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	setup();
+	perf_report = getenv("KPT_PERF") && !strcmp(getenv("KPT_PERF"), "report");
 	if (e && !strcmp(e, "patched"))
 		expect = EXP_PATCHED;
 	else if (e && !strcmp(e, "stock"))
