@@ -573,6 +573,9 @@ START_TEST(check_order_table)
 	for (int c = 0; c < NFL; c++)
 	for (int d = 0; d < NB; d++) {
 		struct order_case *o = want[a][b][c][d];
+		/* valgrind itself faults reading a path in a PROT_NONE page (see above) */
+		if (RUNNING_ON_VALGRIND && paths[b] == none)
+			continue;
 		o[0].r = raw_call(RAW_FSTATAT(fds[a], paths[b], d ? NUL : &o[0].st, flags[c]));
 		for (int m = 0; m < NM; m++)
 			o[1 + m].r = raw_call(RAW_STATX(fds[a], paths[b], flags[c], masks[m],
