@@ -175,9 +175,16 @@ def bench(args):
     ok = True
     if len(args) > 1:
         across(args)
+    counted = None
     for a in args:
         label, path = a.split('=', 1)
         r = parse(path)
+        # The strace round runs on one kernel (BR_STRACE=1): the same userspace elsewhere.
+        if r['count']:
+            counted = (label, r['count'], r['site'])
+        elif counted:
+            r['count'], r['site'] = counted[1], counted[2]
+            r['info'].append('syscall counts: from the %s boot (the same programs)' % counted[0])
         rounds = max((x[0] for bys in r['T'].values() for runs in bys.values() for x in runs), default=0)
         print('== kernel %s (%s), %d interleaved rounds (qemu TCG, -smp 1)' % (label, r['kernel'], rounds))
         for i in r['info']:
