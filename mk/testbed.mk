@@ -330,6 +330,7 @@ $(TB)/la64k/rootfs.stamp: $(TB_LA64H)/lib/libsysshim.so tests/cross/la64_preload
 	@mkdir -p $(TB)/la64k/rootfs/usr/lib/loongarch64-linux-gnu
 	@cp -a $(TB_LA64_FS)/usr/lib/loongarch64-linux-gnu/*.so* $(TB)/la64k/rootfs/usr/lib/loongarch64-linux-gnu/
 	@ln -s usr/lib64 $(TB)/la64k/rootfs/lib64
+	@ln -s ../usr/lib/loongarch64-linux-gnu $(TB)/la64k/rootfs/lib/loongarch64-linux-gnu
 	@for t in sh sed grep; do ln -sf busybox $(TB)/la64k/rootfs/usr/bin/$$t; done
 	@cp -L $(TB_LA64H)/lib/libsysshim.so $(TB)/la64k/rootfs/lib/sysshim/libsysshim.so.0
 	@cp tests/cross/la64_preload.sh $(TB)/la64k/rootfs/tests/zz_la64_preload

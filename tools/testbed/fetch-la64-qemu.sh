@@ -15,9 +15,16 @@ dir=${1:?usage: fetch-la64-qemu.sh DIR}
 here=$(cd "$(dirname "$0")" && pwd)
 mkdir -p "$dir"
 dir=$(cd "$dir" && pwd)
-if [ -x "$dir/qemu-system-loongarch64" ] && [ -e "$dir/qemu.txt" ]; then
+if [ -x "$dir/qemu-system-loongarch64" ] && [ -e "$dir/qemu.txt" ] &&
+	grep -q QEMU_MODULE_DIR "$dir/qemu-system-loongarch64"; then
 	exit 0
 fi
+if [ -e "$dir/qemu.txt" ] && [ -x "$dir/sysroot/usr/bin/qemu-system-loongarch64" ]; then
+	wrap_only=1
+else
+	wrap_only=
+fi
+[ -n "$wrap_only" ] || {
 "$here/apt-private.sh" "$dir" amd64 trixie qemu-system-misc
 export APT_CONFIG="$dir/apt.conf"
 echo "testbed: apt-get install --download-only qemu-system-misc and its dependencies (trixie, private)"
@@ -30,10 +37,15 @@ for deb in "$dir"/cache/archives/*.deb; do
 	n=$((n + 1))
 done
 rm -rf "$dir/sysroot" && mv "$dir/sysroot.tmp" "$dir/sysroot"
+echo "$n" > "$dir/sysroot/.packages"
+}
+n=$(cat "$dir/sysroot/.packages" 2>/dev/null || echo '?')
 r=$dir/sysroot
 cat > "$dir/qemu-system-loongarch64.tmp" <<EOF
 #!/bin/sh
-# Debian 13's qemu-system-loongarch64 with Debian 13's own loader and libraries.
+# Debian 13's qemu-system-loongarch64 with Debian 13's own loader and libraries; its
+# modules (none are unpacked) never from the host's qemu 7.2 (a different build: abort).
+export QEMU_MODULE_DIR="$r/usr/lib/x86_64-linux-gnu/qemu"
 exec "$r/usr/lib/x86_64-linux-gnu/ld-linux-x86-64.so.2" \\
 	--library-path "$r/usr/lib/x86_64-linux-gnu:$r/lib/x86_64-linux-gnu" \\
 	"$r/usr/bin/qemu-system-loongarch64" -L "$r/usr/share/qemu" "\$@"

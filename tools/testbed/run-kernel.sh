@@ -35,7 +35,7 @@ x86_64) qemu=${TB_QEMU:-qemu-system-x86_64} pkg=qemu-system-x86 console="ttyS0 n
 aarch64) qemu=${TB_QEMU:-qemu-system-aarch64} pkg=qemu-system-arm console=ttyAMA0
 	mach="-M virt -cpu ${TB_CPU:-cortex-a57}" ;;
 loongarch64) qemu=${TB_QEMU:-qemu-system-loongarch64} pkg="make tb-fetch-la64-qemu" console="ttyS0 earlycon"
-	mach="-M virt -cpu ${TB_CPU:-la464}" ;;
+	mach="-M virt -cpu ${TB_CPU:-la464} -audio none" ;;
 *) echo "testbed: TB_ARCH=$arch: x86_64, aarch64 or loongarch64" >&2; exit 2 ;;
 esac
 command -v "$qemu" >/dev/null || {
