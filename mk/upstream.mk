@@ -7,6 +7,8 @@
 #   make check-upstream-glibc  Debian glibc 2.36-9+deb12u14 + fstat backport:
 #                              build (~15 min), io/tst-stat, io/tst-fstatat,
 #                              static fstat-bench with strace check
+#   make check-upstream-glibc-la64  glibc master + statx NULL-path series for
+#                              loongarch64 (below; about 3 minutes once cached)
 #
 # Downloads, source trees and builds are cached under $(CACHE)/upstream/;
 # stamps make reruns cheap.  The Debian packages needed are installed with
@@ -25,7 +27,7 @@ UPSTREAM_SH  := $(UPSTREAM_TOP)/upstream/scripts
 
 .PHONY: check-upstream check-upstream-musl check-upstream-glibc upstream-tools
 
-check-upstream: check-upstream-musl check-upstream-glibc
+check-upstream: check-upstream-musl check-upstream-glibc check-upstream-glibc-la64
 
 # `make check` runs it (a glibc build: about 15 minutes on an idle 2-core machine);
 # UPSTREAM_CHECK=no leaves it out of a local run.
