@@ -295,7 +295,7 @@ kernel() {
 	in_chroot patched "loongarch64-linux-gnu-strip /gl/all/kernel/img/* /gl/all/kernel/init" || fail "strip failed"
 	"$TOP/tools/testbed/mkinitramfs.sh" "$K/bench.cpio.gz" "$K/init" $(for f in "$img"/*; do printf ' b:%s' "$f"; done)
 	mkdir -p "$GL/results"; : >"$GL/results/kernel-strace.txt"
-	LIMIT=${TB_TIMEOUT:-170} CALLS=${FSTAT_BENCH_CALLS:-200000} ROUNDS=${FSTAT_BENCH_ROUNDS:-7}
+	LIMIT=${TB_TIMEOUT:-170} CALLS=${FSTAT_BENCH_CALLS:-300000} ROUNDS=${FSTAT_BENCH_ROUNDS:-11}
 	pass=0 failn=0
 	ok() { pass=$((pass+1)); echo "  ok   $*"; }
 	bad() { failn=$((failn+1)); echo "  FAIL $*"; }
@@ -333,7 +333,7 @@ kernel() {
 		done
 		grep -h '^OUT b-tst-fstat-statx-null-[a-z]*| info:' "$L" | sort -u | sed 's/^OUT /    /' | head -20
 		for v in stock patched; do
-			tr=$(sed -n "s/^OUT c-fstat-bench-$v| trace: \(statx\|fstat\|newfstatat\)/\1/p" "$L" | sed 's/, buf)//' | paste -sd';' -)
+			tr=$(sed -n "s/^OUT c-fstat-bench-$v| trace: \(statx\|fstat\|newfstatat\)/\1/p" "$L" | sed 's/, buf)/)/' | paste -sd';' -)
 			echo "$krel $v libc: fstat() -> $tr" | tee -a "$GL/results/kernel-strace.txt" | sed 's/^/    /'
 			case $v-$k in
 			stock-*) pat='^statx(3, "...", 0x1800, 0x7ff) = 0;statx(3, "...", 0x1800, 0x7ff) = 0$' ;;
@@ -341,7 +341,7 @@ kernel() {
 			patched-old) pat='^statx(3, NULL, 0x1800, 0x7ff) = -1 Bad address;statx(3, "...", 0x1800, 0x7ff) = 0;statx(3, "...", 0x1800, 0x7ff) = 0$' ;;
 			esac
 			if printf '%s\n' "$tr" | grep -q "$pat"; then ok "$k: $v fstat() system calls"; else bad "$k: $v fstat() system calls: $tr"; fi
-			sed -n "s/^OUT c-fstat-bench-$v| bench: /$v: /p" "$L" >"$out/bench-$v.txt"
+			sed -n "s/^OUT c-fstat-bench-$v| bench: /$v: /p" "$L" | grep -v ': probe ' >"$out/bench-$v.txt"
 		done
 		{ echo "kernel $krel ($k): ns per call, median of $ROUNDS interleaved rounds of $CALLS"
 		  cat "$out/bench-stock.txt" "$out/bench-patched.txt"; } | tee "$out/bench.txt" | sed 's/^/    /'
