@@ -54,11 +54,29 @@ append="console=$console quiet panic=-1 SSMODE=$mode SSTIMEOUT=$((limit - 30)) C
 echo "testbed: $qemu $mach -m ${TB_MEM:-512} -smp ${TB_SMP:-1} -nographic -no-reboot -nic none -kernel $kernel -initrd $initrd -append '$append' (TCG, limit ${limit} s)"
 start=$(date +%s)
 # SeaBIOS and the kernel write to the same serial line: keep only the marked lines.
+# A guest whose kernel cannot reset the machine (the LoongArch tinyconfig kernel booted
+# without firmware has neither ACPI nor EFI runtime services) hangs after /init's reboot:
+# once the END line is there qemu is stopped (TERM to timeout, which passes it on).
+: > "$raw"
 timeout -k 10 "$limit" "$qemu" $mach -m "${TB_MEM:-512}" -smp "${TB_SMP:-1}" -nographic -no-reboot \
-	-nic none -kernel "$kernel" -initrd "$initrd" -append "$append" </dev/null 2>&1 |
-	tee "$raw" | sed -u -n 's/\r$//; s/.*@@SS@@ //p' | tee "$out" |
-	sed -u -n -e 's/^OUT [^|]*| /  /p' -e 's/^\(BEGIN\|RESULT\|END\|WARN\) /guest: \1 /p'
-qrc=${PIPESTATUS[0]}
+	-nic none -kernel "$kernel" -initrd "$initrd" -append "$append" </dev/null >"$raw" 2>&1 &
+tpid=$!
+tail -n +1 -f --pid=$tpid "$raw" | sed -u -n 's/\r$//; s/.*@@SS@@ //p' | tee "$out" |
+	sed -u -n -e 's/^OUT [^|]*| /  /p' -e 's/^\(BEGIN\|RESULT\|END\|WARN\) /guest: \1 /p' &
+fpid=$!
+stopped=
+while kill -0 $tpid 2>/dev/null; do
+	if grep -aq '@@SS@@ END ' "$raw"; then
+		sleep 5
+		kill -0 $tpid 2>/dev/null && { kill -TERM $tpid 2>/dev/null; stopped=1; }
+		break
+	fi
+	sleep 1
+done
+wait $tpid
+qrc=$?
+wait $fpid 2>/dev/null
+[ -n "$stopped" ] && { echo "testbed: the guest did not reset after END: qemu stopped"; qrc=0; }
 secs=$(($(date +%s) - start))
 echo "testbed: qemu exited with $qrc after ${secs} s"
 
