@@ -427,7 +427,8 @@ cmd_boot() {
 		-nic none ${KP_QEMU_EXTRA:-} -kernel "$k" -initrd "$i" \
 		-append "console=$console quiet panic=-1 ${words[*]}" \
 		</dev/null >"$log" 2>&1 || rc=$?
-	tr -d '\r' <"$log" | grep -a '^KPT: ' || true
+	# (the first line may follow the firmware's escape codes)
+	tr -d '\r' <"$log" | sed -n 's/^.*\(KPT: \)/\1/p' || true
 	[ "$rc" = 124 ] || [ "$rc" = 137 ] &&
 		die "guest hung: killed after ${KP_TIMEOUT}s (log: $log)"
 	[ "$rc" = 0 ] || die "qemu exited with status $rc (log: $log)"
