@@ -162,6 +162,26 @@ unsigned __ss_probe(void)
 	return v;
 }
 
+/* Whether statx and newfstatat take a NULL path only with AT_EMPTY_PATH alone: Linux
+ * 6.11 - 6.12 (newfstatat: flags exactly AT_EMPTY_PATH; statx: AT_EMPTY_PATH, give or take
+ * AT_NO_AUTOMOUNT and the sync bits) are strict, later kernels take NULL whenever the flags
+ * hold AT_EMPTY_PATH. Asked once, by the rare call that needs it (fstatat through statx
+ * with a NULL path), with AT_SYMLINK_NOFOLLOW added: EBADF is lenient, anything else
+ * (EFAULT: strict or no NULL path at all; a refused statx) counts as strict. */
+unsigned char __ss_null_rule;	/* 0 not asked, 1 lenient, 2 strict */
+
+int __ss_null_strict(void)
+{
+	unsigned char r = __atomic_load_n(&__ss_null_rule, __ATOMIC_RELAXED);
+	if (unlikely(!r)) {
+		struct statx stx;
+		r = __syscall(SYS_statx, PROBE_FD, 0, AT_EMPTY_PATH | AT_SYMLINK_NOFOLLOW,
+			      STATX_BASIC_STATS, &stx) == -EBADF ? 1 : 2;
+		__atomic_store_n(&__ss_null_rule, r, __ATOMIC_RELAXED);
+	}
+	return r == 2;
+}
+
 /* A syscall the probe found answered ENOSYS or EPERM: ask again whether the syscall
  * itself is now refused (a seccomp filter installed after the probe), and if so
  * record it and move on to the next strategy. An error that was the call's own

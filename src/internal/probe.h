@@ -39,6 +39,8 @@ hidden unsigned __ss_probe(void);
 hidden unsigned __ss_missing(unsigned cap);
 hidden unsigned __ss_cap_of(int strategy);
 hidden const char *__ss_strategy_name(int s);
+hidden extern unsigned char __ss_null_rule;
+hidden int __ss_null_strict(void);
 
 /* The path alignment guard (src/path/guard.c): a path the kernel would read slowly
  * (unaligned, its NUL in a word load that crosses a page) gets its length + 1, any

@@ -17,7 +17,8 @@ static int empty_path_on_fd(unsigned v, int fd, const char *path, int flag)
  * refused first, changed from kernel to kernel (and qemu-user 10 passes statx's NULL
  * through but refuses newfstatat's). While newfstatat answers, a NULL path goes to
  * newfstatat itself, so every check comes in its order on this kernel; a refused
- * newfstatat is noted and statx answers after all. */
+ * newfstatat is noted and statx answers after all, with newfstatat's NULL-path rule of
+ * this kernel (__ss_null_strict). */
 static long by_statx(unsigned v, int fd, const char *path, struct stat *st, int flag)
 {
 	if (unlikely(!path) && (SS_ST_CAPS(v) & SS_CAP_NEWFSTATAT)) {
@@ -26,6 +27,12 @@ static long by_statx(unsigned v, int fd, const char *path, struct stat *st, int 
 		    (SS_ST_CAPS(__ss_missing(SS_CAP_NEWFSTATAT)) & SS_CAP_NEWFSTATAT))
 			return r;
 	}
+	/* Linux 6.11 - 6.12: newfstatat takes NULL only with flags of AT_EMPTY_PATH alone,
+	 * statx also with AT_NO_AUTOMOUNT or a sync bit; AT_SYMLINK_NOFOLLOW (harmless where
+	 * the path is refused) makes statx refuse it too, in newfstatat's order (EINVAL for
+	 * bad flags, else EFAULT). */
+	if (unlikely(!path) && flag != AT_EMPTY_PATH && __ss_null_strict())
+		flag |= AT_SYMLINK_NOFOLLOW;
 	if ((flag & AT_STATX_SYNC_TYPE) == AT_STATX_SYNC_TYPE)
 		flag &= ~AT_STATX_SYNC_TYPE;
 	return __ss_stat_by_statx(fd, path, flag, st);
