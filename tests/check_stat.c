@@ -255,11 +255,12 @@ END_TEST
 
 static char *protnone_path(void)
 {
-	char *m = mmap(NULL, 2 * 4096, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	size_t pg = (size_t)sysconf(_SC_PAGESIZE);	/* 16 KiB on LoongArch */
+	char *m = mmap(NULL, 2 * pg, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	ck_assert_ptr_ne(m, MAP_FAILED);
-	strcpy(m + 4096, "/etc/passwd");
-	ck_assert_int_eq(mprotect(m + 4096, 4096, PROT_NONE), 0);
-	return m + 4096;
+	strcpy(m + pg, "/etc/passwd");
+	ck_assert_int_eq(mprotect(m + pg, pg, PROT_NONE), 0);
+	return m + pg;
 }
 
 static char *long_path(size_t len)
@@ -425,6 +426,12 @@ START_TEST(seccomp_statx_denied)
 	struct statx sx;
 	struct stat st;
 
+	if (!raw_has_newfstatat()) {	/* LoongArch before 6.11: statx is all there is */
+		fprintf(stderr, "seccomp_statx_denied: skipped: no newfstatat on this kernel, "
+			"nothing answers with statx denied (check_order_table checks that)\n");
+		close(fd);
+		return;
+	}
 	struct oracle o = take_oracle();
 	deny(sys_statx_nrs, 1, err);
 	ck_assert_int_eq(syscall(SYS_statx, fd, "", AT_EMPTY_PATH, STATX_BASIC_STATS, &sx), -1);
@@ -502,6 +509,12 @@ START_TEST(seccomp_after_probe)
 	struct stat st;
 	ck_assert_int_eq(fstat(fd, &st), 0);
 	ck_assert_int_eq(stat(P("file"), &st), 0);
+	if (!raw_has_fstat() || !raw_has_newfstatat()) {
+		fprintf(stderr, "seccomp_after_probe: skipped: no fstat/newfstatat on this kernel "
+			"to take away (seccomp_fstat_newfstatat_denied covers statx alone)\n");
+		close(fd);
+		return;
+	}
 	struct sysshim_info before = info();
 	ck_assert_int_eq(before.fstat_strategy, SYSSHIM_S_FSTAT);
 	struct oracle o = take_oracle();
@@ -581,6 +594,18 @@ START_TEST(check_order_table)
 			o[1 + m].r = raw_call(RAW_STATX(fds[a], paths[b], flags[c], masks[m],
 							d ? NUL : &o[1 + m].sx));
 	}
+	/* statx denied where the kernel has no newfstatat (LoongArch before 6.11): nothing
+	 * is left to answer, so fstatat (and the emulation's "newfstatat's answer") is the
+	 * absent newfstatat's ENOSYS, not the statx-converted oracle's answer. */
+	if (mode == 1 && !raw_has_newfstatat()) {
+		fprintf(stderr, "check_order_table: statx denied and no newfstatat here: "
+			"expecting ENOSYS\n");
+		for (int a = 0; a < NF; a++)
+		for (int b = 0; b < NP; b++)
+		for (int c = 0; c < NFL; c++)
+		for (int d = 0; d < NB; d++)
+			want[a][b][c][d][0].r = -ENOSYS;
+	}
 	if (mode) {
 		int nr = mode == 1 ? SYS_statx : SYS_newfstatat;
 		deny(&nr, 1, EPERM);
@@ -630,9 +655,12 @@ START_TEST(check_order_table)
 			if (!r && !d && mode != 1)
 				ck_assert_msg(!statx_diff(&sx, &o[1 + m].sx), "statx %s: field %s differs",
 					      w, statx_diff(&sx, &o[1 + m].sx));
+			/* the emulation is newfstatat without the sync bits: compare with
+			 * that call's struct stat (o's own failed on 6.12 for a NULL path) */
 			if (!r && !d && mode == 1)
 				ck_assert_msg(sx.stx_mask == STATX_BASIC_STATS &&
-					      sx.stx_ino == o[0].st.st_ino, "statx %s: emulated fields", w);
+					      sx.stx_ino == want[a][b][c - (flags[c] & AT_STATX_FORCE_SYNC
+						? 3 : 0)][0][0].st.st_ino, "statx %s: emulated fields", w);
 		}
 		if (b == 0 && c == 0) {	/* fstat: glibc's is newfstatat(fd, "", AT_EMPTY_PATH) */
 			int e = fds[a] < 0 ? -EBADF : want[a][3][1][d][0].r;
