@@ -141,6 +141,7 @@ int sysshim_eventfd_uring(void);
 #define SYSSHIM_BATCH_MODE_PLAIN	2	/* SYSSHIM_BATCH=plain */
 #define SYSSHIM_CLOCK_VDSO		1	/* the vDSO's clock_gettime */
 #define SYSSHIM_CLOCK_SYSCALL		2	/* the clock_gettime syscall */
+#define SYSSHIM_CLOCK_COARSE		3	/* ticks by jiffies: nothing timed, plain writes */
 struct sysshim_batch_info {
 	int mode;			/* SYSSHIM_BATCH_MODE_* */
 	int uring;			/* io_uring usable in this process */

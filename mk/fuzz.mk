@@ -41,7 +41,7 @@ FUZZ_SRC_CFLAGS = -std=gnu11 -g -O1 -Wall -Wno-unused-parameter -fno-stack-prote
 	-Isrc/internal -Iinclude
 # (+ the environment and clock helpers of src/eventfd the path guard uses)
 FUZZ_LOGIC_SRCS = $(filter src/stat/% src/internal/% src/path/% src/probe/% \
-	src/eventfd/env.c src/eventfd/clock.c,$(LIB_SRCS))
+	src/eventfd/clock.c,$(LIB_SRCS))
 
 $(FUZZ_B)/difffuzz: tests/fuzz/difffuzz.c tests/fuzz/signatures.def
 	@mkdir -p $(dir $@)

@@ -34,10 +34,8 @@ PKGS_TESTBED = make gcc libc6-dev binutils coreutils apt dpkg cpio gzip pkg-conf
 	qemu-system-arm llvm-19 flex bison bc xz-utils libelf-dev patch
 
 CHECK_PARTS += check-kernel check-cross
-# The real-kernel rows of issue 16 (x86_64 6.12, arm64 6.1 and 6.12, loongarch64 old and
-# 6.12) are in the Makefile's CHECK_ORDER; they join make check with
-#   CHECK_PARTS += check-kernel-6.12 check-kernel-arm64 check-kernel-la64
-# once the failures they found are fixed (docs/testbed.md, "What the 6.12 kernels found").
+# The real-kernel rows: x86_64 6.12, arm64 6.1 and 6.12, loongarch64 old and 6.12.
+CHECK_PARTS += check-kernel-6.12 check-kernel-arm64 check-kernel-la64
 
 # The suites every part runs: all tests/check_* but check_preload (it needs host
 # programs: ls, git, strace); the benchmarks: all bench/bench_*.

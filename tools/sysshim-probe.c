@@ -85,7 +85,8 @@ int main(int argc, char **argv)
 		       bmode[bi.mode], bi.uring ? "true" : "false", bi.calibrated ? "true" : "false",
 		       bi.plain_ns, bi.uring_enter_ns, bi.uring_write_ns, bi.crossover,
 		       batch_way(&bi, 16), bi.interval,
-		       bi.clock == SYSSHIM_CLOCK_VDSO ? "vdso" : "syscall", bi.clock_ns);
+		       bi.clock == SYSSHIM_CLOCK_VDSO ? "vdso" : bi.clock == SYSSHIM_CLOCK_COARSE ? "coarse" : "syscall",
+		       bi.clock_ns);
 		return 0;
 	}
 	printf("kernel   %s %s\n", u.sysname, u.release);
@@ -113,6 +114,8 @@ int main(int argc, char **argv)
 		printf("  %-40s %s\n", "io_uring cheaper", bi.calibrated ? "never" : "not measured");
 	printf("  %-40s %s\n", "a flush of 16 uses", batch_way(&bi, 16));
 	printf("  %-40s %s, %u ns per read; re-measured every %u flushes\n", "clock",
-	       bi.clock == SYSSHIM_CLOCK_VDSO ? "vDSO" : "syscall", bi.clock_ns, bi.interval);
+	       bi.clock == SYSSHIM_CLOCK_VDSO ? "vDSO" :
+	       bi.clock == SYSSHIM_CLOCK_COARSE ? "coarse (ticks by jiffies: nothing timed, plain writes)" :
+	       "syscall", bi.clock_ns, bi.interval);
 	return 0;
 }

@@ -63,6 +63,8 @@ struct sym {
 /* 0 not looked up, 1 the syscall, else the vDSO function. */
 static uintptr_t clock_fn;
 static unsigned clock_cost;	/* ns per read, 0 = not measured yet */
+static unsigned char clock_coarse;	/* 1: the clock does not advance by less than COARSE_NS */
+#define COARSE_NS	20000
 
 static uintptr_t vdso_base(void)
 {
@@ -183,6 +185,17 @@ static uintptr_t resolve(void)
 		if (b - a < best)
 			best = b - a;
 	}
+	/* A clock that ticks by jiffies (a kernel with no fine clocksource, as a
+	 * tinyconfig kernel under qemu) reads the same across many syscalls and then
+	 * jumps by milliseconds: it cannot time a flush, so nothing is timed. */
+	a = read_clock(f);
+	b = a;
+	for (int i = 0; i < 64 && b == a; i++) {
+		__syscall(SYS_getppid);
+		b = read_clock(f);
+	}
+	if (b == a || b - a > COARSE_NS)
+		__atomic_store_n(&clock_coarse, 1, __ATOMIC_RELAXED);
 	__atomic_store_n(&clock_cost, best ? (unsigned)best : 1, __ATOMIC_RELAXED);
 	__atomic_store_n(&clock_fn, f, __ATOMIC_RELEASE);
 	return f;
@@ -193,13 +206,16 @@ uint64_t __ss_now_ns(void)
 	return read_clock(resolve());
 }
 
-/* SYSSHIM_CLOCK_VDSO or SYSSHIM_CLOCK_SYSCALL, and the ns one read costs. */
+/* SYSSHIM_CLOCK_VDSO, SYSSHIM_CLOCK_SYSCALL or SYSSHIM_CLOCK_COARSE, and the ns one
+ * read costs. */
 int __ss_clock_source(unsigned *cost)
 {
 	uintptr_t f = resolve();
 
 	if (cost)
 		*cost = __atomic_load_n(&clock_cost, __ATOMIC_RELAXED);
+	if (__atomic_load_n(&clock_coarse, __ATOMIC_RELAXED))
+		return SYSSHIM_CLOCK_COARSE;
 	return f > 1 ? SYSSHIM_CLOCK_VDSO : SYSSHIM_CLOCK_SYSCALL;
 }
 

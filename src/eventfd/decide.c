@@ -44,37 +44,13 @@ static uint64_t pack(unsigned mode, unsigned cal, unsigned exp, unsigned next, u
 	       (uint64_t)(u > COST_MAX ? COST_MAX : u) << 46;
 }
 
-static unsigned slen(const char *s)
-{
-	unsigned n = 0;
-	while (s[n])
-		n++;
-	return n;
-}
-
-static void say(const char *a, const char *b, const char *c)
-{
-	const char *parts[] = { "sysshim: ", a, b, c, "\n" };
-	for (unsigned i = 0; i < 5; i++)
-		__syscall(SYS_write, 2, parts[i], slen(parts[i]));
-}
-
 /* SYSSHIM_BATCH=uring|plain|auto, read once; anything else gets one line on stderr. */
 static unsigned mode_from_env(void)
 {
-	const char *v = __ss_env_value("SYSSHIM_BATCH");
-	static const char *const names[] = { 0, "auto", "uring", "plain" };
+	static const char *const names[] = { "auto", "uring", "plain" };
+	int m = __ss_env_pick("SYSSHIM_BATCH", names, 3);
 
-	if (!v || !*v)
-		return SS_BM_AUTO;
-	for (unsigned m = SS_BM_AUTO; m <= SS_BM_PLAIN; m++) {
-		unsigned i = 0;
-		while (names[m][i] && v[i] == names[m][i])
-			i++;
-		if (!names[m][i] && !v[i])
-			return m;
-	}
-	return 0;
+	return m == -1 ? SS_BM_AUTO : m < 0 ? 0 : SS_BM_AUTO + (unsigned)m;
 }
 
 static uint64_t load(void)
@@ -89,7 +65,7 @@ static uint64_t load(void)
 	if (!__atomic_compare_exchange_n(&word, &old, w, 0, __ATOMIC_RELAXED, __ATOMIC_RELAXED))
 		return old;
 	if (!m)
-		say("unknown SYSSHIM_BATCH=", __ss_env_value("SYSSHIM_BATCH"),
+		__ss_say("unknown SYSSHIM_BATCH=", __ss_env_value("SYSSHIM_BATCH"),
 		    " ignored (known: uring plain auto)");
 	return w;
 }
@@ -128,6 +104,8 @@ unsigned __ss_batch_pick(const struct sysshim_batch *b, unsigned k)
 		if (p)
 			return p;
 	}
+	if (unlikely(__ss_clock_source(0) == SYSSHIM_CLOCK_COARSE))
+		return 0;	/* nothing can be timed: plain writes, the reference */
 	if (F_CAL(w) < SS_CALIB)
 		/* Calibration: plain first, then alternating; each timed. */
 		return warm_up(SS_PICK_TIME | (F_CAL(w) & 1 ? SS_PICK_URING : 0));

@@ -2,6 +2,7 @@
 #define SYSSHIM_EVENTFD_IMPL_H
 
 #include "kdefs.h"
+#include "env.h"
 #include "sysshim.h"
 
 #define SS_EXPORT __attribute__((__visibility__("default")))
@@ -64,8 +65,6 @@
 #define SS_MB_OK	1
 #define SS_MB_NO	2
 
-hidden int __ss_env_off(const char *name);
-hidden const char *__ss_env_value(const char *name);
 hidden int __ss_membarrier_ok(void);
 
 /* sysshim_batch_ent.flags */

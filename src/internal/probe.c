@@ -1,8 +1,8 @@
 #include "probe.h"
+#include "env.h"
 
 unsigned __ss_state_word;
 
-extern char **environ;
 
 /* An fd number no process has open: the NULL-path fast paths of Linux 6.11 only
  * look at fds >= 0, and a closed one answers EBADF there and EFAULT before. */
@@ -77,36 +77,6 @@ static unsigned decide(unsigned caps, int forced)
 	return v;
 }
 
-static unsigned slen(const char *s)
-{
-	unsigned n = 0;
-	while (s[n])
-		n++;
-	return n;
-}
-
-static void say(const char *a, const char *b, const char *c)
-{
-	const char *parts[] = { "sysshim: ", a, b, c, "\n" };
-	for (unsigned i = 0; i < 5; i++)
-		__syscall(SYS_write, 2, parts[i], slen(parts[i]));
-}
-
-static const char *env_value(const char *name)
-{
-	unsigned n = slen(name);
-	if (!environ)
-		return 0;
-	for (char **e = environ; *e; e++) {
-		unsigned i = 0;
-		while (i < n && (*e)[i] == name[i])
-			i++;
-		if (i == n && (*e)[n] == '=')
-			return *e + n + 1;
-	}
-	return 0;
-}
-
 static int streq(const char *a, const char *b)
 {
 	while (*a && *a == *b)
@@ -116,7 +86,7 @@ static int streq(const char *a, const char *b)
 
 static int forced_strategy(int *bad)
 {
-	const char *v = env_value("SYSSHIM_STRATEGY");
+	const char *v = __ss_env_value("SYSSHIM_STRATEGY");
 	*bad = 0;
 	if (!v || !*v)
 		return SS_AUTO;
@@ -139,7 +109,7 @@ static unsigned probe_caps(void)
 /* SYSSHIM_ALIGN_PATHS=1: the path alignment guard starts on (docs/path.md). */
 static unsigned align_from_env(void)
 {
-	const char *v = env_value("SYSSHIM_ALIGN_PATHS");
+	const char *v = __ss_env_value("SYSSHIM_ALIGN_PATHS");
 	return v && streq(v, "1") ? SS_ST_ALIGN : 0;
 }
 
@@ -154,10 +124,10 @@ unsigned __ss_probe(void)
 					 __ATOMIC_RELAXED))
 		return old;
 	if (bad)
-		say("unknown SYSSHIM_STRATEGY=", env_value("SYSSHIM_STRATEGY"),
+		__ss_say("unknown SYSSHIM_STRATEGY=", __ss_env_value("SYSSHIM_STRATEGY"),
 		    " ignored (known: fstat newfstatat-null newfstatat-empty statx-null statx-empty auto)");
 	else if (forced != SS_AUTO && (int)SS_ST_FD(v) != forced)
-		say("SYSSHIM_STRATEGY=", names[forced],
+		__ss_say("SYSSHIM_STRATEGY=", names[forced],
 		    " is not available on this kernel; using the probed strategy");
 	return v;
 }

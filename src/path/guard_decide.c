@@ -65,32 +65,16 @@ static uint64_t gpack(unsigned mode, int measured, unsigned pen, unsigned fix, u
 	       (uint64_t)(fix > 0xfff ? 0xfff : fix) << 24 | (uint64_t)(per > 0xfff ? 0xfff : per) << 36;
 }
 
-static unsigned slen(const char *s)
-{
-	unsigned n = 0;
-	while (s[n])
-		n++;
-	return n;
-}
-
 static unsigned mode_from_env(void)
 {
-	static const char *const names[] = { 0, "auto", "always", "never" };
-	const char *v = __ss_env_value("SYSSHIM_ALIGN_COPY");
+	static const char *const names[] = { "auto", "always", "never" };
+	int m = __ss_env_pick("SYSSHIM_ALIGN_COPY", names, 3);
 
-	if (!v || !*v)
-		return GM_AUTO;
-	for (unsigned m = GM_AUTO; m <= GM_NEVER; m++) {
-		unsigned i = 0;
-		while (names[m][i] && v[i] == names[m][i])
-			i++;
-		if (!names[m][i] && !v[i])
-			return m;
-	}
-	const char *parts[] = { "sysshim: unknown SYSSHIM_ALIGN_COPY=", v,
-				" ignored (known: auto always never)\n" };
-	for (unsigned i = 0; i < 3; i++)
-		__syscall(SYS_write, 2, parts[i], slen(parts[i]));
+	if (m >= 0)
+		return GM_AUTO + (unsigned)m;
+	if (m == -2)
+		__ss_say("unknown SYSSHIM_ALIGN_COPY=", __ss_env_value("SYSSHIM_ALIGN_COPY"),
+			 " ignored (known: auto always never)");
 	return GM_AUTO;
 }
 
