@@ -141,7 +141,7 @@ cmd_fetch() {
 		# take the series without fuzz (the patch step checks that).
 		say "WARNING: $v is not downloadable; trying apt's candidate" \
 		    "(the series was made against $KP_SRC_VERSION; for that exact" \
-		    "base fetch it from https://snapshot.debian.org/)"
+		    "base take it from Debian's snapshot archive)"
 		(cd "$KP_SRC_DIR/dl" && apt-get download "$KP_SRC_PKG") ||
 			die "apt-get download $KP_SRC_PKG failed"
 	fi
