@@ -284,6 +284,20 @@ cmd_config() {
 }
 
 # --------------------------------------------------------------- build
+# make_kernel NAME LOG CMD...: runs the kernel build CMD into LOG; fails with the log's
+# tail, or when fs/stat.c (the file the series changes) compiles with a warning.
+make_kernel() {
+	local name=$1 log=$2
+	shift 2
+	if ! "$@" >"$log" 2>&1; then
+		tail -30 "$log" >&2
+		die "$name kernel build failed (log: $log)"
+	fi
+	if grep -n 'fs/stat\.c.*\(warning\|error\)' "$log"; then
+		die "fs/stat.c does not compile cleanly ($log)"
+	fi
+}
+
 build_kernel() {	# NAME SRCTREE
 	local name=$1 src=$2 obj=$KP_BUILD/obj-$1 t0 t1 log=$LOGS/build-$1.log
 	[ -f "$src/Makefile" ] || die "no source tree $src"
@@ -294,15 +308,9 @@ build_kernel() {	# NAME SRCTREE
 	fi
 	say "building $name kernel in $obj (log: $log)"
 	t0=$(date +%s)
-	if ! make -C "$src" O="$obj" LOCALVERSION="-kp$name" -j"$KP_JOBS" bzImage \
-			>"$log" 2>&1; then
-		tail -30 "$log" >&2
-		die "$name kernel build failed (log: $log)"
-	fi
+	make_kernel "$name" "$log" make -C "$src" O="$obj" LOCALVERSION="-kp$name" \
+		-j"$KP_JOBS" bzImage
 	t1=$(date +%s)
-	if grep -n 'fs/stat\.c.*\(warning\|error\)' "$log"; then
-		die "fs/stat.c does not compile cleanly for x86_64 ($log)"
-	fi
 	cp "$obj/arch/x86/boot/bzImage" "$KP_BUILD/bzImage-$name"
 	say "$name kernel: $KP_BUILD/bzImage-$name ($(cat "$obj/include/config/kernel.release"), $((t1 - t0)) s)"
 }
@@ -681,15 +689,9 @@ v_build_stage() {	# STAGE
 	cmp -s "$V_WORK/config" "$obj/.config" || cp "$V_WORK/config" "$obj/.config"
 	say "building $st ($KP_KCONFIG, $how) in $obj (log: $log)"
 	t0=$(date +%s)
-	if ! "${V_NICE[@]}" make -C "$src" O="$obj" "${V_MAKE[@]}" LOCALVERSION="-kp$st" \
-			-j"$KP_JOBS" "$V_TARGET" >"$log" 2>&1; then
-		tail -30 "$log" >&2
-		die "$st kernel build failed (log: $log)"
-	fi
+	make_kernel "$st" "$log" "${V_NICE[@]}" make -C "$src" O="$obj" "${V_MAKE[@]}" \
+		LOCALVERSION="-kp$st" -j"$KP_JOBS" "$V_TARGET"
 	t1=$(date +%s)
-	if grep -n 'fs/stat\.c.*\(warning\|error\)' "$log"; then
-		die "fs/stat.c does not compile cleanly ($log)"
-	fi
 	cp "$obj/$V_IMG" "$V_WORK/$V_IMGNAME-$st"
 	echo "$(date -u +%FT%TZ) $((t1 - t0)) s $how, -j$KP_JOBS, $(grep -c '^  CC ' "$log") files compiled, load $(cut -d' ' -f1-3 /proc/loadavg)" \
 		>>"$V_WORK/logs/build-$st.times"

@@ -104,11 +104,14 @@ unsigned __ss_batch_pick(const struct sysshim_batch *b, unsigned k)
 		if (p)
 			return p;
 	}
-	if (unlikely(__ss_clock_source(0) == SYSSHIM_CLOCK_COARSE))
-		return 0;	/* nothing can be timed: plain writes, the reference */
-	if (F_CAL(w) < SS_CALIB)
+	if (F_CAL(w) < SS_CALIB) {
+		/* A clock that cannot time a flush never lets calibration end: plain
+		 * writes, the reference, and nothing timed. */
+		if (unlikely(__ss_clock_source(0) == SYSSHIM_CLOCK_COARSE))
+			return 0;
 		/* Calibration: plain first, then alternating; each timed. */
 		return warm_up(SS_PICK_TIME | (F_CAL(w) & 1 ? SS_PICK_URING : 0));
+	}
 	t = __atomic_load_n(&ticks, __ATOMIC_RELAXED) + 1;
 	__atomic_store_n(&ticks, t, __ATOMIC_RELAXED);
 	if (unlikely(!(t & ((1UL << F_EXP(w)) - 1))))

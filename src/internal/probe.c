@@ -3,7 +3,6 @@
 
 unsigned __ss_state_word;
 
-
 /* An fd number no process has open: the NULL-path fast paths of Linux 6.11 only
  * look at fds >= 0, and a closed one answers EBADF there and EFAULT before. */
 #define PROBE_FD 0x7fffffff
