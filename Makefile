@@ -16,6 +16,7 @@ STATIC ?= yes
 CC ?= cc
 AR ?= ar
 RANLIB ?= ranlib
+READELF ?= readelf
 CFLAGS ?= -O2 -g
 prefix ?= /usr/local
 libdir ?= $(prefix)/lib
@@ -39,7 +40,7 @@ LIB_CFLAGS = -std=c11 -ffreestanding -fPIC -fvisibility=hidden -fno-stack-protec
 
 LIBS-$(STATIC) += $(B)/lib/libsysshim.a
 LIBS-$(SHARED) += $(B)/lib/libsysshim.so
-TOOLS-yes = $(B)/bin/sysshim-probe $(B)/bin/sysshim-run $(B)/lib/sysshim/sysshim-run-probe
+TOOLS-yes = $(B)/bin/sysshim-probe $(B)/bin/sysshim-run
 TOOLS = $(TOOLS-$(HOSTED))
 
 # Every part of `make check` adds itself here (mk/*.mk); check-host comes first.
@@ -77,21 +78,36 @@ $(B)/bin/sysshim-probe: tools/sysshim-probe.c $(B)/lib/libsysshim.a
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -Wall -Iinclude -o $@ $< $(B)/lib/libsysshim.a
 
-$(B)/bin/sysshim-run: tools/sysshim-run.in
-	@mkdir -p $(dir $@)
-	sed -e 's|@LIBDIR@|$(libdir)|g' -e 's|@SONAME@|$(SONAME)|g' -e 's|@VERSION@|$(VERSION)|g' $< > $@
-	chmod +x $@
+# sysshim-run runs before every command it wraps, so it loads nothing: a static PIE with no
+# libc (the library's raw syscalls, arch/$(ARCH)/crt_arch.h) and no relocations, which the
+# link is checked for (nothing would apply them). The libdir it looks in is compiled in:
+# $(B)/run-libdir remembers it, so `make install libdir=...` rebuilds it. No sanitizer, no
+# stack protector (both call into a libc), no fortify (no libc headers): the flags are
+# RUN_CFLAGS and what else CFLAGS holds.
+RUN_CFLAGS = -std=c11 -ffreestanding -fPIE -fvisibility=hidden -fno-stack-protector \
+	-fno-tree-loop-distribute-patterns -Wall -Wextra -Wno-unused-parameter \
+	-Iarch/$(ARCH) -Isrc/internal -Iinclude \
+	$(filter-out -fsanitize% -fno-sanitize% -fstack-protector% -D_FORTIFY_SOURCE% -Wdate-time,$(CFLAGS))
+$(B)/run-libdir: FORCE
+	@mkdir -p $(dir $@) && echo '$(libdir)' | cmp -s - $@ || echo '$(libdir)' > $@
 
-# sysshim-run's helper: decides whether the preload can pay here, then runs the command.
-$(B)/lib/sysshim/sysshim-run-probe: tools/sysshim-run-probe.c
+$(B)/bin/sysshim-run: tools/sysshim-run.c $(B)/run-libdir \
+		$(wildcard arch/$(ARCH)/*.h arch/generic/*.h src/internal/*.h)
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) -Wall -o $@ $<
+	$(CC) $(RUN_CFLAGS) -DSYSSHIM_LIBDIR='"$(libdir)"' -DSYSSHIM_SONAME='"$(SONAME)"' \
+		-DSYSSHIM_VERSION='"$(VERSION)"' -nostdlib -static-pie \
+		-Wl,-z,relro,-z,now,-z,noexecstack -o $@.tmp $<
+	@if $(READELF) -rW $@.tmp | grep -q 'R_'; then \
+		echo "sysshim-run: it has relocations, and nothing would apply them:"; \
+		$(READELF) -rW $@.tmp; rm -f $@.tmp; exit 1; fi
+	@mv $@.tmp $@
 
 # The manual pages, man/NAME.SECTION, to $(mandir)/manSECTION; man/links: aliases (symlinks).
 MAN_PAGES = $(sort $(wildcard man/*.[1-8]))
 MAN_SEC = $(subst .,,$(suffix $(m)))
 
-# sysshim-run and sysshim.pc name the install directories: written at install time.
+# sysshim.pc names the install directories: written at install time (sysshim-run has
+# libdir compiled in).
 install: all
 	install -d $(DESTDIR)$(libdir) $(DESTDIR)$(includedir) $(DESTDIR)$(bindir) \
 		$(DESTDIR)$(libdir)/pkgconfig
@@ -99,11 +115,8 @@ install: all
 	$(if $(filter yes,$(STATIC)),install -m 644 $(B)/lib/libsysshim.a $(DESTDIR)$(libdir)/)
 	$(if $(filter yes,$(SHARED)),install -m 755 $(B)/lib/$(SONAME) $(DESTDIR)$(libdir)/ && \
 		ln -sf $(SONAME) $(DESTDIR)$(libdir)/libsysshim.so)
-	$(if $(filter yes,$(HOSTED)),install -m 755 $(B)/bin/sysshim-probe $(DESTDIR)$(bindir)/ && \
-		sed -e 's|@LIBDIR@|$(libdir)|g' -e 's|@SONAME@|$(SONAME)|g' -e 's|@VERSION@|$(VERSION)|g' \
-		tools/sysshim-run.in > $(DESTDIR)$(bindir)/sysshim-run && \
-		chmod 755 $(DESTDIR)$(bindir)/sysshim-run && install -d $(DESTDIR)$(libdir)/sysshim && \
-		install -m 755 $(B)/lib/sysshim/sysshim-run-probe $(DESTDIR)$(libdir)/sysshim/)
+	$(if $(filter yes,$(HOSTED)),install -m 755 $(B)/bin/sysshim-probe $(B)/bin/sysshim-run \
+		$(DESTDIR)$(bindir)/)
 	sed -e 's|@PREFIX@|$(prefix)|g' -e 's|@LIBDIR@|$(libdir)|g' \
 		-e 's|@INCLUDEDIR@|$(includedir)|g' -e 's|@VERSION@|$(VERSION)|g' \
 		tools/sysshim.pc.in > $(DESTDIR)$(libdir)/pkgconfig/sysshim.pc
@@ -138,4 +151,5 @@ clean:
 distclean: clean
 	rm -f config.mak
 
-.PHONY: all lib install clean distclean check deps-build deps-check
+.PHONY: all lib install clean distclean check deps-build deps-check FORCE
+FORCE:

@@ -3,10 +3,12 @@
 #   make bench-real   Debian 12 programs (python3, git, sqlite, tar, cp, find, du, ls, cat,
 #                     sha256sum, make+gcc) on a tmpfs tree of 2000 files, booted on Debian's
 #                     6.1 and Debian 13's 6.12 kernels (qemu TCG), BR_ROUNDS interleaved
-#                     rounds under glibc alone, LD_PRELOAD, sysshim-run (auto, --always) and
-#                     the glibc 2.36 backport (upstream/glibc, when built: make
-#                     check-upstream-glibc); medians, paired differences with 95% intervals,
-#                     syscall counts; about 20 minutes. Not part of make check.
+#                     rounds under glibc alone, sysshim-run and the glibc 2.36 backport
+#                     (upstream/glibc, when built: make check-upstream-glibc), then the
+#                     patched 6.1 kernel with stock glibc (when built: see BR_KP); the
+#                     per-process cost (/bin/true) also under LD_PRELOAD, an empty .so and
+#                     sysshim-run --always; medians, paired differences with 95%
+#                     intervals, syscall counts; about 20 minutes. Not part of make check.
 #   make check-real   the same bed, one round per kernel: outputs identical across the
 #                     set-ups, sysshim-run preloads on 6.1 and steps aside on 6.12 (check)
 #   make bench-real-native   the per-process cost of a preload on this host
@@ -55,13 +57,12 @@ $(BR)/empty.so: $(BR_SRC)/empty.c
 
 br-overlay: deps-bench-real all $(BR)/brtime $(BR)/bpmount $(BR)/empty.so
 	@rm -rf $(BR)/overlay && mkdir -p $(BR)/overlay/opt/bench/w $(BR)/overlay/opt/sysshim/bin \
-		$(BR)/overlay/opt/sysshim/lib/sysshim
+		$(BR)/overlay/opt/sysshim/lib
 	@cp $(BR_SRC)/init $(BR)/overlay/init && chmod 755 $(BR)/overlay/init
 	@cp $(BR_SRC)/guest.sh $(BR)/brtime $(BR)/bpmount $(BR)/empty.so $(BR)/overlay/opt/bench/
 	@cp -r $(BR_SRC)/w/* $(BR)/overlay/opt/bench/w/
 	@cp $(B)/bin/sysshim-run $(BR)/overlay/opt/sysshim/bin/
 	@cp $(B)/lib/$(SONAME) $(BR)/overlay/opt/sysshim/lib/
-	@cp $(B)/lib/sysshim/sysshim-run-probe $(BR)/overlay/opt/sysshim/lib/sysshim/
 	@if [ -f $(BR_GLIBC)/libc.so.6 ] && [ -f $(BR_GLIBC)/elf/ld.so ]; then \
 		mkdir -p $(BR)/overlay/opt/glibc-backport && \
 		cp -L $(BR_GLIBC)/libc.so.6 $(BR)/overlay/opt/glibc-backport/libc.so.6 && \
@@ -81,11 +82,19 @@ BR_KERNELS = 6.1=$(TB_DL)/kernel/vmlinuz 6.12=$(TB_K612)/vmlinuz $(BR_EXTRA_KERN
 # BR_STRACE=1 adds the strace round (syscall counts and call sites, about 20 minutes under
 # TCG) on the first kernel: the counts are the same userspace's on every kernel.
 BR_STRACE ?= 0
+# The kernel series (kernel-patches/linux-6.1, patches 1-4) on Debian's configuration, booted
+# last with stock glibc (glibc alone and sysshim-run), when it is built: make
+# kernel-patches-build KCONFIG=debian (about an hour, cached in $(KP_DEBIAN_DIR)).
+BR_KP = $$([ -f $(KP_DEBIAN_DIR)/src/.unpacked ] && env KP_BUILD='$(KP_DEBIAN_DIR)' KP_KCONFIG=debian \
+	$(KP_SCRIPT) vimage p1234 2>/dev/null | tail -1)
 bench-real: br-prep
-	@fail=0; st=$(BR_STRACE); for kv in $(BR_KERNELS); do k=$${kv%%=*}; \
+	@ks="$(BR_KERNELS)"; kp=$(BR_KP); if [ -n "$$kp" ] && [ -f "$$kp" ]; then ks="$$ks 6.1-patched=$$kp"; \
+	else echo "bench-real: no patched 6.1 kernel (make kernel-patches-build KCONFIG=debian builds it): that boot is left out"; fi; \
+	fail=0; st=$(BR_STRACE); for kv in $$ks; do k=$${kv%%=*}; set=; \
+		[ $$k = 6.1-patched ] && set=BRSETUPS=glibc,auto; \
 		$(BR_SRC)/run.sh bench $${kv#*=} $(BR)/initrd.cpio $(BR)/bench-$$k BRROUNDS=$(BR_ROUNDS) \
-			BRTRUE=$(BR_TRUE) BRSTRACE=$$st || fail=1; st=0; \
-	done; python3 $(BR_SRC)/report.py bench $(foreach kv,$(BR_KERNELS),$(firstword $(subst =, ,$(kv)))=$(BR)/bench-$(firstword $(subst =, ,$(kv)))/results.txt) \
+			BRTRUE=$(BR_TRUE) BRSTRACE=$$st $$set || fail=1; st=0; \
+	done; python3 $(BR_SRC)/report.py bench $$(for kv in $$ks; do echo $${kv%%=*}=$(BR)/bench-$${kv%%=*}/results.txt; done) \
 		| tee $(BR)/report.txt || fail=1; exit $$fail
 
 check-real: br-prep

@@ -61,8 +61,12 @@ if ./configure >/dev/null 2>&1 && make -j2 >/dev/null 2>&1 &&
 	./configure --prefix=/usr --mandir=/opt/man >/dev/null 2>&1 &&
 		make install DESTDIR="$t/root2" >/dev/null 2>&1 && [ -f "$t/root2/opt/man/man1/sysshim-probe.1" ] &&
 		ok "configure --mandir=/opt/man: pages in /opt/man" || bad "configure --mandir"
-	grep -q '"/usr/lib/libsysshim.so.0"' "$t/root/usr/bin/sysshim-run" &&
-		ok "sysshim-run looks in /usr/lib" || bad "sysshim-run's libdir"
+	# Built for /usr/local/lib, installed for /usr/lib: rebuilt with the libdir it is installed for.
+	# (A copy away from ../lib, so that the compiled-in libdir is what it finds or names.)
+	mkdir -p "$t/alone" && cp "$t/root/usr/bin/sysshim-run" "$t/alone/" &&
+		SYSSHIM_LIB= "$t/alone/sysshim-run" -v --always true 2>&1 |
+		grep -Eq 'looked in .*, /usr/lib\)|preloading /usr/lib/libsysshim\.so\.0' &&
+		ok "sysshim-run looks in /usr/lib" || bad "sysshim-run's libdir: $(SYSSHIM_LIB= "$t/alone/sysshim-run" -v --always true 2>&1)"
 	cat > "$t/p.c" <<'EOC'
 #include <stdio.h>
 #include <sys/stat.h>

@@ -57,7 +57,7 @@ lib=$root/usr/lib/$ma/libsysshim.so.0
 for x in usr/lib/$ma/libsysshim.so.0 usr/lib/$ma/libsysshim.so usr/lib/$ma/libsysshim.a \
 	usr/lib/$ma/pkgconfig/sysshim.pc usr/include/sysshim.h usr/bin/sysshim-run usr/bin/sysshim-probe \
 	usr/share/man/man1/sysshim-run.1.gz usr/share/man/man1/sysshim-probe.1.gz usr/share/man/man7/sysshim.7.gz \
-	usr/lib/$ma/sysshim/sysshim-run-probe usr/share/man/man3/sysshim_fstat.3.gz usr/share/doc/libsysshim0/copyright; do
+	usr/share/man/man3/sysshim_fstat.3.gz usr/share/doc/libsysshim0/copyright; do
 	[ -e "$root/$x" ] || bad "not in the packages: /$x"
 done && ok "the packages hold the library, header, .pc, tools, manual pages and copyright"
 [ "$(readlink "$root/usr/lib/$ma/libsysshim.so")" = libsysshim.so.0 ] && ok "libsysshim.so -> libsysshim.so.0" ||
@@ -77,10 +77,14 @@ probe=$root/usr/bin/sysshim-probe
 readelf -hW "$probe" | grep -q 'DYN' && readelf -lW "$probe" | grep -q GNU_RELRO &&
 	readelf -dW "$probe" | grep -Eq 'BIND_NOW|FLAGS.*NOW' && nm -D "$probe" | grep -q '__printf_chk' &&
 	ok "sysshim-probe: PIE, RELRO, BIND_NOW, fortified (__printf_chk)" || bad "sysshim-probe hardening"
-helper=$root/usr/lib/$ma/sysshim/sysshim-run-probe
-readelf -dW "$helper" 2>/dev/null | grep -q 'FLAGS_1.*NOW.*PIE' && readelf -lW "$helper" | grep -q GNU_RELRO &&
-	nm -D "$helper" | grep -q '__stack_chk_fail' && nm -D "$helper" | grep -q '_chk@' &&
-	ok "sysshim-run's helper: PIE, RELRO, BIND_NOW, stack protector, fortified" || bad "sysshim-run-probe hardening"
+# sysshim-run links no libc (so no stack protector and nothing to fortify): a static PIE
+# with RELRO and BIND_NOW, a stack that is not executable, no interpreter, no relocations.
+run=$root/usr/bin/sysshim-run
+readelf -hW "$run" | grep -q 'DYN' && readelf -dW "$run" | grep -q 'FLAGS_1.*NOW.*PIE' &&
+	readelf -lW "$run" | grep -q GNU_RELRO && ! readelf -lW "$run" | grep -q INTERP &&
+	readelf -lW "$run" | grep GNU_STACK | grep -qv 'RWE' && ! readelf -rW "$run" | grep -q 'R_' &&
+	ok "sysshim-run: static PIE, RELRO, BIND_NOW, NX stack, no interpreter, no relocations" ||
+	bad "sysshim-run hardening: $(readelf -lW "$run" | grep -E 'INTERP|RELRO|STACK' | tr -s ' ')"
 # The committed symbols file says exactly what the library exports (the package's own
 # control file is generated from it and would list new symbols by itself).
 dpkg-deb --ctrl-tarfile "$dir/libsysshim0_${ver}_$arch.deb" | tar xOf - ./symbols >"$t/symbols" 2>/dev/null
@@ -110,8 +114,7 @@ printf '%s' "$out" | grep -q '"mode": "plain",.*"way_16": "plain"' &&
 	ok "sysshim-probe prints the calls and the batch decision" || bad "sysshim-probe text output"
 
 # --- sysshim-run from the scratch root
-run=$root/usr/bin/sysshim-run
-grep -q "/usr/lib/$ma" "$run" && ok "sysshim-run looks in /usr/lib/$ma" || bad "sysshim-run's libdir: $(grep -n usr/lib "$run")"
+grep -aq "/usr/lib/$ma" "$run" && ok "sysshim-run looks in /usr/lib/$ma" || bad "sysshim-run's libdir"
 export SYSSHIM_LIB="$lib"
 SYSSHIM_RUN=always "$run" cat /proc/self/maps >"$t/maps" 2>"$t/err"
 grep -q "$lib" "$t/maps" && ok "SYSSHIM_RUN=always: the scratch root's library is mapped in cat" ||

@@ -12,7 +12,7 @@ top=$(pwd)
 run=$top/$B/bin/sysshim-run
 probe=$top/$B/bin/sysshim-probe
 sb=$top/$B/tests/run-sandbox
-[ -x "$run" ] && [ -x "$top/$B/lib/sysshim/sysshim-run-probe" ] || {
+[ -x "$run" ] || {
 	echo "tests/run.sh: $run not built (make B=$B all)" >&2; echo "sysshim-run: 0 passed, 1 failed"; exit 1; }
 mkdir -p "$top/$B/tests"
 if [ ! -x "$sb" ] || [ tests/run/sandbox.c -nt "$sb" ]; then
@@ -61,6 +61,37 @@ grep -qx 'dash-named -v' "$tmp/out" && ok "-- passes later options to the comman
 check "options after the command are the command's" 0 no "" $run --never echo --always
 grep -qx -- '--always' "$tmp/out" && ok "echo --always printed --always" || bad "echo --always" "$(cat "$tmp/out")"
 check "missing library: exit 127" 127 no "cannot find libsysshim" env SYSSHIM_LIB=/nonexistent/libsysshim.so.0 sh -c 'cp "$1" "$2/alone" && "$2/alone" true' - "$run" "$tmp"
+
+printf 'echo no-hashbang "$@"\n' > "$tmp/bin/nohash"; chmod +x "$tmp/bin/nohash"
+check "a script without #! runs under /bin/sh (as execvp does)" 0 no "" $run --never "$tmp/bin/nohash" a b
+grep -qx 'no-hashbang a b' "$tmp/out" && ok "it got its arguments" || bad "script without #!" "$(cat "$tmp/out")"
+mkdir -p "$tmp/p1" "$tmp/p2"; printf '#!/bin/sh\necho p1\n' > "$tmp/p1/h11cmd"; chmod 644 "$tmp/p1/h11cmd"
+printf '#!/bin/sh\necho p2\n' > "$tmp/p2/h11cmd"; chmod 755 "$tmp/p2/h11cmd"
+check "PATH: a non-executable match is passed over" 0 no "" env PATH="$tmp/p1:$tmp/p2" $run --never h11cmd
+grep -qx p2 "$tmp/out" && ok "PATH: the executable one ran" || bad "PATH search" "$(cat "$tmp/out")"
+check "PATH: only a non-executable match: exit 126" 126 no "Permission denied" env PATH="$tmp/p1" $run --never h11cmd
+check "--measure prints both costs" 0 no "" $run --measure
+grep -Eq '^fstat [0-9.]+ ns, newfstatat-empty [0-9.]+ ns, ratio [0-9.]+$' "$tmp/out" && ok "--measure's line" || bad "--measure" "$(cat "$tmp/out")"
+# One exec and nothing loaded: a static PIE without an interpreter or relocations, and
+# under strace the command is the only other execve.
+if readelf -lW "$run" | grep -q INTERP || readelf -rW "$run" | grep -q 'R_' || ! readelf -hW "$run" | grep -q 'DYN'; then
+	bad "sysshim-run is a static PIE with no relocations" "$(readelf -lW "$run" | grep -E 'INTERP|DYN')"
+else
+	ok "sysshim-run is a static PIE with no interpreter and no relocations"
+fi
+if command -v strace >/dev/null; then
+	t=/usr/bin/true; [ -x $t ] || t=/bin/true
+	n=$(strace -f -qq -e trace=execve,openat -o "$tmp/st" $run --never "$t" && grep -c 'execve(.*= 0$' "$tmp/st")
+	# What sysshim-run opens before the command's execve: no library.
+	lib=$(sed -n "1,/execve(\"$(echo "$t" | sed 's|/|\\/|g')\"/p" "$tmp/st" | grep -c '\.so')
+	[ "$n" = 2 ] && [ "$lib" = 0 ] &&
+		ok "one exec for sysshim-run, one for the command, no library opened before it" ||
+		bad "execs under strace: $n (want 2), library opens $lib" "$(grep execve "$tmp/st" | head -3)"
+fi
+(cd "$tmp" && cp "$top/$B/lib/libsysshim.so.0" ./rel.so && SYSSHIM_LIB=rel.so "$run" --always -v sh -c 'cd / && echo "$LD_PRELOAD"') >"$tmp/out" 2>"$tmp/err"
+grep -qx "$tmp/rel.so" "$tmp/out" && ok "a relative SYSSHIM_LIB is made absolute" || bad "relative SYSSHIM_LIB" "$(cat "$tmp/out" "$tmp/err")"
+check "LD_PRELOAD appears once in the command's environment" 0 - "" env LD_PRELOAD="$top/$B/lib/libsysshim.so" $run --always sh -c 'env | grep -c ^LD_PRELOAD='
+grep -qx 1 "$tmp/out" && ok "one LD_PRELOAD entry" || bad "LD_PRELOAD entries" "$(cat "$tmp/out")"
 
 echo "-- forced"
 check "--always preloads (-v says why)" 0 yes "preloading /.*/libsysshim.so.0: asked to" $run -v --always $maps

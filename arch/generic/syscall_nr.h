@@ -13,6 +13,7 @@
 #define SYS_mkdirat		34
 #define SYS_unlinkat		35
 #define SYS_symlinkat		36
+#define SYS_faccessat		48
 #define SYS_openat		56
 #define SYS_close		57
 #define SYS_pipe2		59
@@ -32,12 +33,15 @@
 #define SYS_prctl		167
 #define SYS_getpid		172
 #define SYS_getppid		173
+#define SYS_getuid		174
 #define SYS_gettid		178
 #define SYS_munmap		215
+#define SYS_execve		221
 #define SYS_mmap		222
 #define SYS_mprotect		226
 #define SYS_madvise		233
 #define SYS_seccomp		277
+#define SYS_renameat2		276
 #define SYS_memfd_create	279
 #define SYS_membarrier		283
 #define SYS_statx		291
@@ -51,3 +55,10 @@
  * then the NULL-path forms (6.11+: no user memory read), newfstatat before statx
  * (a smaller copy-out, no conversion). See docs/strategy.md. */
 #define ARCH_FD_ORDER SS_FSTAT, SS_NEWFSTATAT_NULL, SS_STATX_NULL, SS_NEWFSTATAT_EMPTY, SS_STATX_EMPTY
+
+/* The open flags that differ between architectures (sysshim-run's cache file):
+ * asm-generic's, unless the arch's header set its own first. */
+#ifndef O_DIRECTORY
+#define O_DIRECTORY		0200000
+#define O_NOFOLLOW		0400000
+#endif

@@ -12,9 +12,11 @@
 #define SYS_madvise		28
 #define SYS_getpid		39
 #define SYS_exit		60
+#define SYS_execve		59
 #define SYS_uname		63
 #define SYS_fcntl		72
 #define SYS_getcwd		79
+#define SYS_getuid		102
 #define SYS_getppid		110
 #define SYS_prctl		157
 #define SYS_gettid		186
@@ -29,11 +31,13 @@
 #define SYS_unlinkat		263
 #define SYS_symlinkat		266
 #define SYS_readlinkat		267
+#define SYS_faccessat		269
 #define SYS_ppoll		271
 #define SYS_epoll_pwait		281
 #define SYS_eventfd2		290
 #define SYS_epoll_create1	291
 #define SYS_pipe2		293
+#define SYS_renameat2		316
 #define SYS_seccomp		317
 #define SYS_memfd_create	319
 #define SYS_membarrier		324
@@ -48,3 +52,7 @@
  * then the NULL-path forms (6.11+: no user memory read), newfstatat before statx
  * (a smaller copy-out, no conversion). See docs/strategy.md. */
 #define ARCH_FD_ORDER SS_FSTAT, SS_NEWFSTATAT_NULL, SS_STATX_NULL, SS_NEWFSTATAT_EMPTY, SS_STATX_EMPTY
+
+/* The open flags that differ between architectures (sysshim-run's cache file). */
+#define O_DIRECTORY		0200000
+#define O_NOFOLLOW		0400000

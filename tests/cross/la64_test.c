@@ -14,16 +14,9 @@
 #include "probe.h"
 #include "sysshim.h"
 
-/* The C runtime: _start, environ, errno, and what the compiler may call. */
-__asm__(".text\n"
-	".globl _start\n"
-	".type _start, @function\n"
-	"_start:\n"
-	"	move $fp, $zero\n"
-	"	move $ra, $zero\n"
-	"	move $a0, $sp\n"
-	"	bstrins.d $sp, $zero, 3, 0\n"
-	"	bl c_start\n");
+/* The C runtime: _start (arch/loongarch64/crt_arch.h), environ, errno, and what the
+ * compiler may call. */
+#include "crt_arch.h"
 
 char **environ;
 static int errno_value;
@@ -789,7 +782,7 @@ int main(int argc, char **argv)
 	return failed ? 1 : 0;
 }
 
-__attribute__((noreturn, used)) void c_start(long *sp)
+__attribute__((noreturn, used)) void __ss_start_c(long *sp)
 {
 	int argc = (int)sp[0];
 	char **argv = (char **)(sp + 1);

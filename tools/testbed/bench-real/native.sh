@@ -3,7 +3,7 @@
 # this host: /bin/true under glibc alone, with an empty .so preloaded, with libsysshim
 # preloaded and through sysshim-run (auto, --always), BR_NATIVE_ROUNDS (20) interleaved
 # rounds of BR_NATIVE_RUNS (50) runs each (brtime: fork to wait), and the raw fstat and
-# newfstatat(fd, "") costs here (sysshim-run-probe --measure). The figure is each run's CPU
+# newfstatat(fd, "") costs here (sysshim-run --measure). The figure is each run's CPU
 # time (user + system, from wait4; BR_METRIC=wall for the wall time): a shared machine's
 # waits for a processor stay out of it. Writes BRDIR/native/results.txt
 # in the guest's format and prints report.py's summary of it.
@@ -18,7 +18,7 @@ t=$(command -v true)
 {
 	echo "INFO kernel $(uname -r) host $(nproc) cpus, load $(cut -d' ' -f1-3 /proc/loadavg)"
 	echo "DECIDE $($run -v true 2>&1)"
-	for i in 1 2 3 4 5; do echo "MEASURE $($top/$b/lib/sysshim/sysshim-run-probe --measure)"; done
+	for i in 1 2 3 4 5; do echo "MEASURE $($run --measure)"; done
 	r=1
 	while [ $r -le $rounds ]; do
 		set -- glibc empty preload auto always glibc empty preload auto always

@@ -1,0 +1,731 @@
+/* sysshim-run [-v] [--always|--never|--auto] [--] COMMAND [ARGS...]: runs COMMAND with
+ * libsysshim preloaded where that can pay (usage() says when), else untouched.
+ *
+ * It runs before every command it wraps, so it is one small static program that links
+ * no libc: the library's raw syscalls (src/internal/syscall.h), the entry point in
+ * arch/<arch>/crt_arch.h, and nothing to load. Wrapping a command costs one exec of a
+ * few pages (README, "What real programs gain", has the numbers). It is a static PIE
+ * with no relocations at all (the Makefile checks that), so it needs no self-relocation.
+ *
+ * auto preloads when
+ *   - a sandbox refuses a call that glibc 2.33-2.38 does not fall back from: statx
+ *     answered EPERM (glibc's statx() falls back only on ENOSYS: ls and stat fail).
+ *     Checked on every start: sandboxes are per process tree. (A sandbox that refuses
+ *     newfstatat breaks glibc's ld.so itself, which no preload can mend.) Or
+ *   - the kernel lacks the empty-path fast path: newfstatat(fd, "", AT_EMPTY_PATH) costs
+ *     at least SYSSHIM_RUN_RATIO (1.5) times fstat(fd). A kernel that takes a NULL path
+ *     (Linux 6.11+) has the fast path and is not timed. Otherwise the two calls are timed,
+ *     interleaved (16 rounds of 16 calls each, the fastest round of each), because
+ *     version numbers lie: distribution kernels backport the 6.6 fast path. The timing
+ *     is cached per boot (keyed by /proc/sys/kernel/random/boot_id) in
+ *     $SYSSHIM_RUN_CACHE, else $XDG_RUNTIME_DIR/sysshim-run.cache, else
+ *     /tmp/sysshim-run-UID.cache.
+ * Test hook: SYSSHIM_RUN_TIMING="FSTAT_NS EMPTY_NS" replaces the NULL check and the
+ * measurement (nothing cached). --measure prints a fresh timing (for benchmarks).
+ * Exit status: the command's; 125 usage; 126 the command cannot be run; 127 it (or,
+ * unless --never, the library) is not found, as env(1) does.
+ *
+ * Numbers are fixed point, never floating: times in tenths of a ns, ratios in
+ * hundredths. Strings are built on the stack; no pointer tables (they would need
+ * relocations). */
+#include "kdefs.h"
+#include "crt_arch.h"
+
+#ifndef SYSSHIM_LIBDIR
+#define SYSSHIM_LIBDIR "/usr/local/lib"
+#endif
+#ifndef SYSSHIM_SONAME
+#define SYSSHIM_SONAME "libsysshim.so.0"
+#endif
+#ifndef SYSSHIM_VERSION
+#define SYSSHIM_VERSION "0"
+#endif
+
+#define O_RDONLY	0
+#define O_WRONLY	01
+#define O_CREAT		0100
+#define O_EXCL		0200
+#define O_CLOEXEC	02000000
+#define W_OK		2
+#define S_IFMT		0170000
+#define S_IFREG		0100000
+#define CLOCK_MONOTONIC	1
+#define EACCES		13
+#define ENOEXEC		8
+#define EINTR		4
+#define E2BIG		7
+#define ETXTBSY		26
+#define EISDIR		21
+#define ENODEV		19
+#define ESTALE		116
+#define ETIMEDOUT	110
+
+#define ROUNDS 16
+#define CALLS 16
+#define PATH_MAX 4096
+
+static char **env;
+
+/* ---- what the compiler may call, and string helpers */
+void *memset(void *d, int c, size_t n)
+{
+	unsigned char *p = d;
+	while (n--)
+		*p++ = (unsigned char)c;
+	return d;
+}
+
+void *memcpy(void *restrict d, const void *restrict s, size_t n)
+{
+	unsigned char *p = d;
+	const unsigned char *q = s;
+	while (n--)
+		*p++ = *q++;
+	return d;
+}
+
+static size_t slen(const char *s)
+{
+	size_t n = 0;
+	while (s[n])
+		n++;
+	return n;
+}
+
+static int seq(const char *a, const char *b)
+{
+	while (*a && *a == *b)
+		a++, b++;
+	return *a == *b;
+}
+
+static const char *get_env(const char *name)
+{
+	for (char **e = env; *e; e++) {
+		size_t i = 0;
+		while (name[i] && (*e)[i] == name[i])
+			i++;
+		if (!name[i] && (*e)[i] == '=')
+			return *e + i + 1;
+	}
+	return 0;
+}
+
+/* ---- output: a line built in a buffer, written at once */
+struct out {
+	char b[2048];
+	size_t n;
+};
+
+static void put(struct out *o, const char *s)
+{
+	while (*s && o->n < sizeof o->b - 1)
+		o->b[o->n++] = *s++;
+}
+
+/* v / 10^dec with dec decimals (rounded by the caller), e.g. put_fix(o, 250, 2) = "2.50". */
+static void put_fix(struct out *o, uint64_t v, int dec)
+{
+	char t[32];
+	int i = 0;
+	do {
+		t[i++] = (char)('0' + v % 10);
+		v /= 10;
+		if (i == dec)
+			t[i++] = '.';
+	} while (v || i <= dec + (dec > 0));
+	while (i && o->n < sizeof o->b - 1)
+		o->b[o->n++] = t[--i];
+}
+
+static void flush(struct out *o, int fd)
+{
+	const char *p = o->b;
+	size_t n = o->n;
+	while (n) {
+		long r = __syscall(SYS_write, fd, p, n);
+		if (r == -EINTR)
+			continue;
+		if (r <= 0)
+			break;
+		p += r, n -= (size_t)r;
+	}
+	o->n = 0;
+}
+
+static void say(const char *a, const char *b, const char *c)
+{
+	struct out o = { .n = 0 };
+	put(&o, "sysshim-run: ");
+	put(&o, a);
+	put(&o, b ? b : "");
+	put(&o, c ? c : "");
+	put(&o, "\n");
+	flush(&o, 2);
+}
+
+static const char *error_text(int e)
+{
+	if (e == ENOENT) return "No such file or directory";
+	if (e == EACCES) return "Permission denied";
+	if (e == ENOEXEC) return "Exec format error";
+	if (e == ENOTDIR) return "Not a directory";
+	if (e == EISDIR) return "Is a directory";
+	if (e == ELOOP) return "Too many levels of symbolic links";
+	if (e == ENAMETOOLONG) return "File name too long";
+	if (e == E2BIG) return "Argument list too long";
+	if (e == ENOMEM) return "Cannot allocate memory";
+	if (e == ETXTBSY) return "Text file busy";
+	if (e == EPERM) return "Operation not permitted";
+	if (e == EINVAL) return "Invalid argument";
+	return "cannot be run";
+}
+
+/* "123", "123.4": value times 10^dec, or -1. Stops at a space or the end. */
+static int64_t parse_fix(const char **sp, int dec)
+{
+	const char *s = *sp;
+	int64_t v = 0;
+	int digits = 0, frac = -1;
+	while (*s == ' ')
+		s++;
+	for (; *s && *s != ' ' && *s != '\n'; s++) {
+		if (*s == '.' && frac < 0) {
+			frac = 0;
+			continue;
+		}
+		if (*s < '0' || *s > '9' || v > (INT64_MAX - 9) / 10)
+			return -1;
+		if (frac >= dec)
+			continue;
+		v = v * 10 + (*s - '0');
+		digits++;
+		if (frac >= 0)
+			frac++;
+	}
+	if (!digits)
+		return -1;
+	for (frac = frac < 0 ? 0 : frac; frac < dec; frac++)
+		v *= 10;
+	*sp = s;
+	return v;
+}
+
+/* ---- the timing */
+static long sys_fstat(int fd, struct stat *st) { return __syscall(SYS_fstat, fd, st); }
+static long sys_empty(int fd, const char *path, struct stat *st)
+{
+	return __syscall(SYS_newfstatat, fd, path, st, AT_EMPTY_PATH);
+}
+
+struct ts {
+	long sec, nsec;
+};
+
+static uint64_t now_ns(void)
+{
+	struct ts t = { 0, 0 };
+	__syscall(SYS_clock_gettime, CLOCK_MONOTONIC, &t);
+	return (uint64_t)t.sec * 1000000000u + (uint64_t)t.nsec;
+}
+
+/* The fastest round of CALLS calls of each, interleaved so that drift hits both, less
+ * the clock's own cost (a syscall here: no vDSO without a libc to find it): tenths of
+ * a ns per call. */
+static void measure(int fd, uint64_t *fs, uint64_t *em)
+{
+	struct stat st;
+	uint64_t best_f = UINT64_MAX, best_e = UINT64_MAX, clk = UINT64_MAX;
+	for (int i = 0; i < 8; i++) {
+		uint64_t a = now_ns(), b = now_ns();
+		if (b - a < clk)
+			clk = b - a;
+	}
+	for (int r = 0; r < ROUNDS; r++) {
+		for (int k = 0; k < 2; k++) {
+			int empty = (r + k) & 1;
+			uint64_t t0 = now_ns();
+			for (int i = 0; i < CALLS; i++)
+				empty ? sys_empty(fd, "", &st) : sys_fstat(fd, &st);
+			uint64_t d = now_ns() - t0;
+			d = d > clk ? d - clk : 1;
+			if (empty && d < best_e)
+				best_e = d;
+			if (!empty && d < best_f)
+				best_f = d;
+		}
+	}
+	*fs = best_f * 10 / CALLS ? best_f * 10 / CALLS : 1;
+	*em = best_e * 10 / CALLS ? best_e * 10 / CALLS : 1;
+}
+
+/* ---- the per-boot cache: one line "BOOT_ID FSTAT_NS EMPTY_NS" */
+static void cache_path(char *buf, size_t n)
+{
+	const char *e = get_env("SYSSHIM_RUN_CACHE"), *x = get_env("XDG_RUNTIME_DIR");
+	struct out o = { .n = 0 };
+	char uid[24];
+	if (e && *e) {
+		put(&o, e);
+	} else if (x && *x == '/' && !__syscall(SYS_faccessat, AT_FDCWD, x, W_OK)) {
+		put(&o, x);
+		put(&o, "/sysshim-run.cache");
+	} else {
+		put(&o, "/tmp/sysshim-run-");
+		struct out u = { .n = 0 };
+		put_fix(&u, (uint64_t)__syscall(SYS_getuid), 0);
+		memcpy(uid, u.b, u.n);
+		uid[u.n] = 0;
+		put(&o, uid);
+		put(&o, ".cache");
+	}
+	if (o.n >= n)
+		o.n = n - 1;
+	memcpy(buf, o.b, o.n);
+	buf[o.n] = 0;
+}
+
+static int read_small(const char *path, int flags, char *buf, size_t n, struct stat *st)
+{
+	int fd = (int)__syscall(SYS_openat, AT_FDCWD, path, O_RDONLY | O_CLOEXEC | flags);
+	long r = -1;
+	if (fd < 0)
+		return -1;
+	if (!st || (!sys_fstat(fd, st) && (st->st_mode & S_IFMT) == S_IFREG &&
+		    st->st_uid == (unsigned)__syscall(SYS_getuid)))
+		r = __syscall(SYS_read, fd, buf, n - 1);
+	__syscall(SYS_close, fd);
+	if (r <= 0)
+		return -1;
+	buf[r] = 0;
+	return 0;
+}
+
+static int read_boot_id(char *buf, size_t n)
+{
+	if (read_small("/proc/sys/kernel/random/boot_id", 0, buf, n, 0))
+		return -1;
+	for (size_t i = 0; buf[i]; i++)
+		if (buf[i] == '\n' || buf[i] == ' ')
+			buf[i] = 0;
+	return *buf ? 0 : -1;
+}
+
+/* Only a regular file the user owns is believed, and only for this boot. */
+static int cache_read(const char *path, const char *boot, uint64_t *fs, uint64_t *em)
+{
+	char line[256];
+	struct stat st;
+	if (read_small(path, O_NOFOLLOW, line, sizeof line, &st))
+		return -1;
+	size_t i = 0;
+	while (boot[i] && line[i] == boot[i])
+		i++;
+	if (boot[i] || line[i] != ' ')
+		return -1;
+	const char *p = line + i;
+	int64_t f = parse_fix(&p, 1), e = f > 0 ? parse_fix(&p, 1) : -1;
+	if (f <= 0 || e <= 0)
+		return -1;
+	*fs = (uint64_t)f, *em = (uint64_t)e;
+	return 0;
+}
+
+static void cache_write(const char *path, const char *boot, uint64_t fs, uint64_t em)
+{
+	struct out o = { .n = 0 };
+	char tmp[PATH_MAX + 32];
+	size_t n = slen(path);
+	if (n + 24 > sizeof tmp)
+		return;
+	put(&o, path);
+	put(&o, ".");
+	put_fix(&o, (uint64_t)__syscall(SYS_getpid), 0);
+	memcpy(tmp, o.b, o.n);
+	tmp[o.n] = 0;
+	int fd = (int)__syscall(SYS_openat, AT_FDCWD, tmp,
+				O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
+	if (fd < 0)
+		return;
+	o.n = 0;
+	put(&o, boot);
+	put(&o, " ");
+	put_fix(&o, fs, 1);
+	put(&o, " ");
+	put_fix(&o, em, 1);
+	put(&o, "\n");
+	long w = __syscall(SYS_write, fd, o.b, o.n);
+	if (__syscall(SYS_close, fd) || w != (long)o.n ||
+	    __syscall(SYS_renameat2, AT_FDCWD, tmp, AT_FDCWD, path, 0))
+		__syscall(SYS_unlinkat, AT_FDCWD, tmp, 0);
+}
+
+/* ---- the decision */
+struct decision {
+	int preload;
+	struct out why;
+};
+
+static void decide(struct decision *d, const char *mode)
+{
+	struct stat st;
+	unsigned char sx[256];
+	struct out *w = &d->why;
+
+	d->preload = 0;
+	if (seq(mode, "always")) {
+		d->preload = 1;
+		put(w, "asked to (--always or SYSSHIM_RUN=always)");
+		return;
+	}
+	int fd = (int)__syscall(SYS_openat, AT_FDCWD, "/", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (fd < 0) {
+		put(w, "cannot open / to measure (");
+		put(w, error_text(-fd));
+		put(w, "): left to glibc");
+		return;
+	}
+	/* Sandboxes: what glibc 2.36 does not fall back from. */
+	long f = sys_fstat(fd, &st), e = sys_empty(fd, "", &st);
+	long x = __syscall(SYS_statx, AT_FDCWD, "/", AT_SYMLINK_NOFOLLOW, STATX_BASIC_STATS, sx);
+	if (x == -EPERM) {
+		d->preload = 1;
+		put(w, "statx is refused here with EPERM (a sandbox): glibc's statx() does not "
+		       "fall back from EPERM (ls, stat fail), sysshim's does");
+		__syscall(SYS_close, fd);
+		return;
+	}
+	if (f < 0 || e < 0) {
+		put(w, "fstat or newfstatat refused here: nothing to gain");
+		__syscall(SYS_close, fd);
+		return;
+	}
+	uint64_t fs = 0, em = 0, ratio_min = 150;
+	const char *hook = get_env("SYSSHIM_RUN_TIMING"), *r = get_env("SYSSHIM_RUN_RATIO");
+	char cpath[PATH_MAX], boot[128];
+	int64_t v, v2;
+	if (r && (v = parse_fix(&r, 2)) > 0)
+		ratio_min = (uint64_t)v;
+	int hooked = hook && (v = parse_fix(&hook, 1)) > 0 && (v2 = parse_fix(&hook, 1)) > 0;
+	if (hooked)
+		fs = (uint64_t)v, em = (uint64_t)v2;
+	/* 6.11+: NULL accepted, the fast path is there; no timing needed. */
+	if (!hooked && sys_empty(fd, 0, &st) == 0) {
+		put(w, "the kernel accepts newfstatat(fd, NULL, AT_EMPTY_PATH) (Linux 6.11+): "
+		       "glibc's empty-path fstat is on the fast path, nothing to save");
+		__syscall(SYS_close, fd);
+		return;
+	}
+	struct out src = { .n = 0 };
+	if (hooked) {
+		put(&src, "from SYSSHIM_RUN_TIMING");
+	} else {
+		cache_path(cpath, sizeof cpath);
+		int have_boot = !read_boot_id(boot, sizeof boot);
+		if (have_boot && !cache_read(cpath, boot, &fs, &em)) {
+			put(&src, "measured this boot, cached in ");
+		} else {
+			measure(fd, &fs, &em);
+			put(&src, "measured now");
+			if (have_boot) {
+				cache_write(cpath, boot, fs, em);
+				put(&src, ", cached in ");
+			}
+		}
+		if (have_boot)
+			put(&src, cpath);
+	}
+	__syscall(SYS_close, fd);
+	src.b[src.n] = 0;
+	uint64_t ratio = (em * 100 + fs / 2) / fs;
+	d->preload = ratio >= ratio_min;
+	put(w, "newfstatat(fd, \"\", AT_EMPTY_PATH) costs ");
+	put_fix(w, ratio, 2);
+	put(w, " times fstat(fd) here (");
+	put_fix(w, (em + 5) / 10, 0);
+	put(w, " vs ");
+	put_fix(w, (fs + 5) / 10, 0);
+	put(w, " ns, ");
+	put(w, src.b);
+	put(w, d->preload ? "): the kernel lacks the empty-path fast path, glibc's fstat() pays it"
+			  : "): the kernel has the empty-path fast path, nothing to save");
+	put(w, " (threshold ");
+	put_fix(w, ratio_min, 2);
+	put(w, ")");
+}
+
+/* ---- finding the library */
+static int is_file(const char *path)
+{
+	struct stat st;
+	return !__syscall(SYS_newfstatat, AT_FDCWD, path, &st, 0) && (st.st_mode & S_IFMT) == S_IFREG;
+}
+
+/* The first of $SYSSHIM_LIB, ../lib beside this program (the build tree), the libdir
+ * it was built for; made absolute (the command may change directory). */
+static int find_lib(char *lib, size_t n, const char *argv0, struct out *looked)
+{
+	char exe[PATH_MAX], cand[PATH_MAX + 64];
+	const char *e = get_env("SYSSHIM_LIB");
+	long k = __syscall(SYS_readlinkat, AT_FDCWD, "/proc/self/exe", exe, sizeof exe - 1);
+	if (k > 0) {
+		exe[k] = 0;
+	} else {
+		size_t m = slen(argv0);
+		if (m >= sizeof exe)
+			m = 0;
+		memcpy(exe, argv0, m);
+		exe[m] = 0;
+	}
+	/* exe's directory, or "." */
+	size_t dir = slen(exe);
+	while (dir && exe[dir - 1] != '/')
+		dir--;
+	if (dir > 1)
+		dir--;
+	put(looked, "$SYSSHIM_LIB, ");
+	for (int i = 0; i < 3; i++) {
+		struct out c = { .n = 0 };
+		if (i == 0) {
+			if (!e || !*e)
+				continue;
+			put(&c, e);
+		} else if (i == 1) {
+			if (dir)
+				exe[dir] = 0;
+			put(&c, dir ? exe : ".");
+			put(&c, "/../lib/" SYSSHIM_SONAME);
+			put(looked, dir ? exe : ".");
+			put(looked, "/../lib, ");
+		} else {
+			put(&c, SYSSHIM_LIBDIR "/" SYSSHIM_SONAME);
+			put(looked, SYSSHIM_LIBDIR);
+		}
+		memcpy(cand, c.b, c.n);
+		cand[c.n] = 0;
+		if (!is_file(cand))
+			continue;
+		struct out a = { .n = 0 };
+		if (cand[0] != '/') {
+			char cwd[PATH_MAX];
+			if (__syscall(SYS_getcwd, cwd, sizeof cwd) <= 0)
+				return -1;
+			put(&a, cwd);
+			put(&a, "/");
+		}
+		put(&a, cand);
+		if (a.n >= n || a.n >= sizeof a.b - 1)
+			return -1;
+		memcpy(lib, a.b, a.n);
+		lib[a.n] = 0;
+		return 0;
+	}
+	return -1;
+}
+
+/* ---- running the command, as execvp(3) does */
+static long try_exec(const char *path, char **argv, char **envp)
+{
+	long r = __syscall(SYS_execve, path, argv, envp);
+	if (r == -ENOEXEC) {
+		/* A script without "#!": the shell runs it, as execvp does. */
+		size_t n = 0;
+		while (argv[n])
+			n++;
+		char *sh[n + 2];
+		sh[0] = "/bin/sh";
+		sh[1] = (char *)path;
+		for (size_t i = 1; i <= n; i++)
+			sh[i + 1] = argv[i];
+		__syscall(SYS_execve, "/bin/sh", sh, envp);
+	}
+	return r;
+}
+
+static int run(char **argv, char **envp)
+{
+	const char *file = argv[0], *path = get_env("PATH");
+	long err = -ENOENT;
+	int eacces = 0;
+	size_t fl = slen(file);
+	for (size_t i = 0; i < fl; i++)
+		if (file[i] == '/') {
+			err = try_exec(file, argv, envp);
+			goto failed;
+		}
+	if (!fl)
+		goto failed;
+	if (!path)
+		path = "/bin:/usr/bin";
+	for (const char *p = path;; p++) {
+		const char *q = p;
+		while (*q && *q != ':')
+			q++;
+		char buf[PATH_MAX];
+		size_t dl = (size_t)(q - p);
+		if (dl + fl + 2 <= sizeof buf) {
+			memcpy(buf, p, dl);
+			if (dl)
+				buf[dl++] = '/';
+			memcpy(buf + dl, file, fl + 1);
+			long r = try_exec(buf, argv, envp);
+			if (r == -EACCES)
+				eacces = 1;
+			else if (r != -ENOENT && r != -ENOTDIR && r != -ESTALE && r != -ENODEV &&
+				 r != -ETIMEDOUT) {
+				err = r;
+				goto failed;
+			}
+		}
+		if (!*q)
+			break;
+		p = q;
+	}
+	if (eacces)
+		err = -EACCES;
+failed:
+	say(file, ": ", error_text((int)-err));
+	return err == -ENOENT ? 127 : 126;
+}
+
+/* ---- options */
+static void usage(int fd)
+{
+	struct out o = { .n = 0 };
+	put(&o, "usage: sysshim-run [-v] [--always|--never|--auto] [--] COMMAND [ARGS...]\n"
+		"Runs COMMAND with " SYSSHIM_SONAME " preloaded where it can pay:\n"
+		"  - a sandbox refuses statx with EPERM (glibc does not fall back: ls and stat fail); or\n"
+		"  - the kernel lacks the empty-path fast path: newfstatat(fd, \"\", AT_EMPTY_PATH), which\n"
+		"    glibc 2.33-2.38 uses for fstat(), costs 1.5 times fstat(fd) or more: measured once\n"
+		"    per boot (a kernel that accepts a NULL path, Linux 6.11+, has the fast path).\n"
+		"Otherwise COMMAND runs untouched: the preload costs every process start time.\n");
+	flush(&o, fd);
+	put(&o, "  --always, --never, --auto   force the choice (default: SYSSHIM_RUN, else auto)\n"
+		"  -v, --verbose               say on stderr what was decided and why\n"
+		"  --measure                   print the two calls' costs here now, and exit\n"
+		"  -h, --help, --version       this text; the version\n"
+		"Environment: SYSSHIM_RUN=always|never|auto, SYSSHIM_LIB (the library file),\n"
+		"  SYSSHIM_RUN_CACHE (the per-boot measurement file), SYSSHIM_RUN_RATIO (1.5).\n"
+		"Exit status: COMMAND's; 125 bad usage; 126 COMMAND cannot be run; 127 COMMAND (or,\n"
+		"  unless --never, the library) not found.\n");
+	flush(&o, fd);
+}
+
+static int sysshim_run(int argc, char **argv)
+{
+	const char *mode = get_env("SYSSHIM_RUN");
+	int verbose = 0, i = 1;
+	if (!mode || !*mode)
+		mode = "auto";
+	for (; i < argc; i++) {
+		const char *a = argv[i];
+		if (seq(a, "--")) {
+			i++;
+			break;
+		} else if (seq(a, "-h") || seq(a, "--help")) {
+			usage(1);
+			return 0;
+		} else if (seq(a, "--version")) {
+			struct out o = { .n = 0 };
+			put(&o, "sysshim-run (sysshim) " SYSSHIM_VERSION "\n");
+			flush(&o, 1);
+			return 0;
+		} else if (seq(a, "-v") || seq(a, "--verbose")) {
+			verbose = 1;
+		} else if (seq(a, "--always") || seq(a, "--never") || seq(a, "--auto")) {
+			mode = a + 2;
+		} else if (seq(a, "--measure")) {
+			uint64_t fs, em;
+			int fd = (int)__syscall(SYS_openat, AT_FDCWD, "/", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+			struct out o = { .n = 0 };
+			if (fd < 0)
+				return 1;
+			measure(fd, &fs, &em);
+			put(&o, "fstat ");
+			put_fix(&o, fs, 1);
+			put(&o, " ns, newfstatat-empty ");
+			put_fix(&o, em, 1);
+			put(&o, " ns, ratio ");
+			put_fix(&o, (em * 100 + fs / 2) / fs, 2);
+			put(&o, "\n");
+			flush(&o, 1);
+			return 0;
+		} else if (a[0] == '-') {
+			say("unknown option '", a, "' (try --help)");
+			return 125;
+		} else {
+			break;
+		}
+	}
+	if (i >= argc) {
+		usage(2);
+		return 125;
+	}
+	if (!seq(mode, "auto") && !seq(mode, "always") && !seq(mode, "never")) {
+		say("SYSSHIM_RUN=", mode, ": want always, never or auto");
+		return 125;
+	}
+	if (seq(mode, "never")) {
+		if (verbose)
+			say("not preloading: asked not to (--never or SYSSHIM_RUN=never)", 0, 0);
+		return run(argv + i, env);
+	}
+	char lib[PATH_MAX];
+	struct out looked = { .n = 0 };
+	if (find_lib(lib, sizeof lib, argv[0], &looked)) {
+		looked.b[looked.n] = 0;
+		say("cannot find " SYSSHIM_SONAME " (looked in ", looked.b,
+		    "); set SYSSHIM_LIB=/path/to/" SYSSHIM_SONAME);
+		return 127;
+	}
+	struct decision d = { .preload = 0, .why = { .n = 0 } };
+	decide(&d, mode);
+	d.why.b[d.why.n] = 0;
+	if (verbose) {
+		struct out o = { .n = 0 };
+		put(&o, d.preload ? "preloading " : "not preloading");
+		put(&o, d.preload ? lib : "");
+		put(&o, ": ");
+		put(&o, d.why.b);
+		o.b[o.n] = 0;
+		say(o.b, 0, 0);
+	}
+	if (!d.preload)
+		return run(argv + i, env);
+	/* The environment with LD_PRELOAD=LIB[:what it held]. */
+	size_t n = 0;
+	const char *old = get_env("LD_PRELOAD");
+	while (env[n])
+		n++;
+	size_t ln = slen(lib), on = old ? slen(old) : 0;
+	char pre[ln + on + 13], *nenv[n + 2];
+	memcpy(pre, "LD_PRELOAD=", 11);
+	memcpy(pre + 11, lib, ln);
+	if (on) {
+		pre[11 + ln] = ':';
+		memcpy(pre + 12 + ln, old, on + 1);
+	} else {
+		pre[11 + ln] = 0;
+	}
+	size_t k = 0;
+	nenv[k++] = pre;
+	for (size_t j = 0; j < n; j++) {
+		const char *s = env[j];
+		if (!(s[0] == 'L' && s[1] == 'D' && s[2] == '_' && s[3] == 'P' && s[4] == 'R' &&
+		      s[5] == 'E' && s[6] == 'L' && s[7] == 'O' && s[8] == 'A' && s[9] == 'D' &&
+		      s[10] == '='))
+			nenv[k++] = env[j];
+	}
+	nenv[k] = 0;
+	return run(argv + i, nenv);
+}
+
+__attribute__((noreturn, used, visibility("hidden"))) void __ss_start_c(long *sp)
+{
+	int argc = (int)sp[0];
+	char **argv = (char **)(sp + 1);
+	env = argv + argc + 1;
+	int r = sysshim_run(argc, argv);
+	for (;;)
+		__syscall(SYS_exit_group, r);
+}
