@@ -21,7 +21,8 @@ $(B)/bench/bench_%: bench/bench_%.c $(wildcard bench/*.h) $(B)/lib/libsysshim.a
 
 # Shell-level checks: configure, the cross builds, make install and pkg-config; the
 # private apt sources taken from the system's (tests/apt_sources.sh).
-HOST_SCRIPTS = tests/build.sh tests/apt_sources.sh
+# += : other mk/*.mk (read before this one, in name order) add theirs.
+HOST_SCRIPTS += tests/build.sh tests/apt_sources.sh
 PKGS_CHECK += file gcc-aarch64-linux-gnu libc6-dev-arm64-cross clang-19 lld-19 llvm-16
 
 tests: $(TEST_BINS)

@@ -60,7 +60,8 @@ check "-- ends the options (runs a command named -x)" 0 no "" env PATH="$tmp/bin
 grep -qx 'dash-named -v' "$tmp/out" && ok "-- passes later options to the command" || bad "-- passes options on" "$(cat "$tmp/out")"
 check "options after the command are the command's" 0 no "" $run --never echo --always
 grep -qx -- '--always' "$tmp/out" && ok "echo --always printed --always" || bad "echo --always" "$(cat "$tmp/out")"
-check "missing library: exit 127" 127 no "cannot find libsysshim" env SYSSHIM_LIB=/nonexistent/libsysshim.so.0 sh -c 'cp "$1" "$2/alone" && "$2/alone" true' - "$run" "$tmp"
+check "missing library, to be preloaded: exit 127" 127 no "cannot find libsysshim" env SYSSHIM_LIB=/nonexistent/libsysshim.so.0 sh -c 'cp "$1" "$2/alone" && "$2/alone" --always true' - "$run" "$tmp"
+check "missing library, not needed (steps aside): the command runs" 0 no "" env SYSSHIM_LIB=/nonexistent/libsysshim.so.0 SYSSHIM_RUN_TIMING="100 110" "$tmp/alone" $maps
 
 printf 'echo no-hashbang "$@"\n' > "$tmp/bin/nohash"; chmod +x "$tmp/bin/nohash"
 check "a script without #! runs under /bin/sh (as execvp does)" 0 no "" $run --never "$tmp/bin/nohash" a b

@@ -22,8 +22,8 @@
  *     /tmp/sysshim-run-UID.cache.
  * Test hook: SYSSHIM_RUN_TIMING="FSTAT_NS EMPTY_NS" replaces the NULL check and the
  * measurement (nothing cached). --measure prints a fresh timing (for benchmarks).
- * Exit status: the command's; 125 usage; 126 the command cannot be run; 127 it (or,
- * unless --never, the library) is not found, as env(1) does.
+ * Exit status: the command's; 125 usage; 126 the command cannot be run; 127 it (or
+ * the library, where it is to be preloaded) is not found, as env(1) does.
  *
  * Numbers are fixed point, never floating: times in tenths of a ns, ratios in
  * hundredths. Strings are built on the stack; no pointer tables (they would need
@@ -50,6 +50,7 @@
 #define S_IFMT		0170000
 #define S_IFREG		0100000
 #define CLOCK_MONOTONIC	1
+#define NO_FD		0x7fffffff	/* an fd nobody has open: the library's probe's */
 #define EACCES		13
 #define ENOEXEC		8
 #define EINTR		4
@@ -229,12 +230,15 @@ static uint64_t now_ns(void)
 	return (uint64_t)t.sec * 1000000000u + (uint64_t)t.nsec;
 }
 
-/* The fastest round of CALLS calls of each, interleaved so that drift hits both, less
- * the clock's own cost (a syscall here: no vDSO without a libc to find it): tenths of
- * a ns per call. */
-static void measure(int fd, uint64_t *fs, uint64_t *em)
+/* The fastest round of CALLS calls of each on an fd of "/", interleaved so that drift
+ * hits both, less the clock's own cost (a syscall here: no vDSO without a libc to find
+ * it): tenths of a ns per call. 0, or -errno when "/" cannot be opened. */
+static long measure(uint64_t *fs, uint64_t *em)
 {
 	struct stat st;
+	int fd = (int)__syscall(SYS_openat, AT_FDCWD, "/", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (fd < 0)
+		return fd;
 	uint64_t best_f = UINT64_MAX, best_e = UINT64_MAX, clk = UINT64_MAX;
 	for (int i = 0; i < 8; i++) {
 		uint64_t a = now_ns(), b = now_ns();
@@ -255,8 +259,10 @@ static void measure(int fd, uint64_t *fs, uint64_t *em)
 				best_f = d;
 		}
 	}
+	__syscall(SYS_close, fd);
 	*fs = best_f * 10 / CALLS ? best_f * 10 / CALLS : 1;
 	*em = best_e * 10 / CALLS ? best_e * 10 / CALLS : 1;
+	return 0;
 }
 
 /* ---- the per-boot cache: one line "BOOT_ID FSTAT_NS EMPTY_NS" */
@@ -378,26 +384,21 @@ static void decide(struct decision *d, const char *mode)
 		put(w, "asked to (--always or SYSSHIM_RUN=always)");
 		return;
 	}
-	int fd = (int)__syscall(SYS_openat, AT_FDCWD, "/", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	if (fd < 0) {
-		put(w, "cannot open / to measure (");
-		put(w, error_text(-fd));
-		put(w, "): left to glibc");
-		return;
-	}
+	/* What the kernel and a sandbox answer, asked on an fd nobody has open (as the
+	 * library's probe asks): no open, no path lookup. A NULL path with AT_EMPTY_PATH
+	 * gets EBADF where it is accepted (6.11+), EFAULT where it is read (before), and a
+	 * seccomp filter's errno where the call is refused. */
+	long x = __syscall(SYS_statx, NO_FD, 0, AT_EMPTY_PATH, STATX_BASIC_STATS, sx);
+	long f = sys_fstat(NO_FD, &st), n = sys_empty(NO_FD, 0, &st);
 	/* Sandboxes: what glibc 2.36 does not fall back from. */
-	long f = sys_fstat(fd, &st), e = sys_empty(fd, "", &st);
-	long x = __syscall(SYS_statx, AT_FDCWD, "/", AT_SYMLINK_NOFOLLOW, STATX_BASIC_STATS, sx);
 	if (x == -EPERM) {
 		d->preload = 1;
 		put(w, "statx is refused here with EPERM (a sandbox): glibc's statx() does not "
 		       "fall back from EPERM (ls, stat fail), sysshim's does");
-		__syscall(SYS_close, fd);
 		return;
 	}
-	if (f < 0 || e < 0) {
+	if (f == -ENOSYS || f == -EPERM || n == -ENOSYS || n == -EPERM) {
 		put(w, "fstat or newfstatat refused here: nothing to gain");
-		__syscall(SYS_close, fd);
 		return;
 	}
 	uint64_t fs = 0, em = 0, ratio_min = 150;
@@ -410,10 +411,9 @@ static void decide(struct decision *d, const char *mode)
 	if (hooked)
 		fs = (uint64_t)v, em = (uint64_t)v2;
 	/* 6.11+: NULL accepted, the fast path is there; no timing needed. */
-	if (!hooked && sys_empty(fd, 0, &st) == 0) {
+	if (!hooked && n == -EBADF) {
 		put(w, "the kernel accepts newfstatat(fd, NULL, AT_EMPTY_PATH) (Linux 6.11+): "
 		       "glibc's empty-path fstat is on the fast path, nothing to save");
-		__syscall(SYS_close, fd);
 		return;
 	}
 	struct out src = { .n = 0 };
@@ -425,7 +425,13 @@ static void decide(struct decision *d, const char *mode)
 		if (have_boot && !cache_read(cpath, boot, &fs, &em)) {
 			put(&src, "measured this boot, cached in ");
 		} else {
-			measure(fd, &fs, &em);
+			long m = measure(&fs, &em);
+			if (m) {
+				put(w, "cannot open / to measure (");
+				put(w, error_text((int)-m));
+				put(w, "): left to glibc");
+				return;
+			}
 			put(&src, "measured now");
 			if (have_boot) {
 				cache_write(cpath, boot, fs, em);
@@ -435,7 +441,6 @@ static void decide(struct decision *d, const char *mode)
 		if (have_boot)
 			put(&src, cpath);
 	}
-	__syscall(SYS_close, fd);
 	src.b[src.n] = 0;
 	uint64_t ratio = (em * 100 + fs / 2) / fs;
 	d->preload = ratio >= ratio_min;
@@ -606,8 +611,8 @@ static void usage(int fd)
 		"  -h, --help, --version       this text; the version\n"
 		"Environment: SYSSHIM_RUN=always|never|auto, SYSSHIM_LIB (the library file),\n"
 		"  SYSSHIM_RUN_CACHE (the per-boot measurement file), SYSSHIM_RUN_RATIO (1.5).\n"
-		"Exit status: COMMAND's; 125 bad usage; 126 COMMAND cannot be run; 127 COMMAND (or,\n"
-		"  unless --never, the library) not found.\n");
+		"Exit status: COMMAND's; 125 bad usage; 126 COMMAND cannot be run; 127 COMMAND (or\n"
+		"  the library, where it is to be preloaded) not found.\n");
 	flush(&o, fd);
 }
 
@@ -636,11 +641,12 @@ static int sysshim_run(int argc, char **argv)
 			mode = a + 2;
 		} else if (seq(a, "--measure")) {
 			uint64_t fs, em;
-			int fd = (int)__syscall(SYS_openat, AT_FDCWD, "/", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 			struct out o = { .n = 0 };
-			if (fd < 0)
+			long m = measure(&fs, &em);
+			if (m) {
+				say("cannot open / to measure: ", error_text((int)-m), 0);
 				return 1;
-			measure(fd, &fs, &em);
+			}
 			put(&o, "fstat ");
 			put_fix(&o, fs, 1);
 			put(&o, " ns, newfstatat-empty ");
@@ -670,17 +676,19 @@ static int sysshim_run(int argc, char **argv)
 			say("not preloading: asked not to (--never or SYSSHIM_RUN=never)", 0, 0);
 		return run(argv + i, env);
 	}
+	struct decision d = { .preload = 0, .why = { .n = 0 } };
+	decide(&d, mode);
+	d.why.b[d.why.n] = 0;
+	/* The library is looked for only where it is to be loaded: stepping aside costs
+	 * the decision's three syscalls and nothing else. */
 	char lib[PATH_MAX];
 	struct out looked = { .n = 0 };
-	if (find_lib(lib, sizeof lib, argv[0], &looked)) {
+	if (d.preload && find_lib(lib, sizeof lib, argv[0], &looked)) {
 		looked.b[looked.n] = 0;
 		say("cannot find " SYSSHIM_SONAME " (looked in ", looked.b,
 		    "); set SYSSHIM_LIB=/path/to/" SYSSHIM_SONAME);
 		return 127;
 	}
-	struct decision d = { .preload = 0, .why = { .n = 0 } };
-	decide(&d, mode);
-	d.why.b[d.why.n] = 0;
 	if (verbose) {
 		struct out o = { .n = 0 };
 		put(&o, d.preload ? "preloading " : "not preloading");

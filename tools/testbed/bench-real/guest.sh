@@ -11,7 +11,7 @@
 # (sysshim-run), always (sysshim-run --always), backport (glibc 2.36 with upstream/glibc's
 # fstat patch, its libc.so.6 and ld.so bound over the system's for the run); for the
 # per-process cost, on `true` only: empty (an empty .so preloaded), and in bench mode
-# always (the workloads' --always is LD_PRELOAD plus this).
+# always (sysshim-run --always) and never (sysshim-run --never: one exec, nothing decided).
 # Kernel command line: BRMODE=bench|check BRROUNDS=N BRTRUE=N (runs of `true` per round)
 # BRSTRACE=1: the strace round after the timed rounds (counts and call sites; about 20
 # minutes under TCG; the same userspace's counts on every kernel).
@@ -103,6 +103,7 @@ wrap() {
 	case $1 in
 	auto) echo "$RUN" ;;
 	always) echo "$RUN --always" ;;
+	never) echo "$RUN --never" ;;
 	*) echo "" ;;
 	esac
 }
@@ -137,11 +138,10 @@ else
 	say INFO backport missing
 fi
 # check: with and without the library (auto preloads on 6.1, --always everywhere).
-# bench: LD_PRELOAD and --always are what sysshim-run's preload costs (on 6.1, where it
-# preloads) with and without sysshim-run's own start, which `true` measures: they run on
-# `true` only (with the empty .so), so that the rounds stay within 20 minutes.
+# bench: --always is LD_PRELOAD plus sysshim-run's own start, which `true` measures
+# (with --never, its floor: one exec, no decision): those run on `true` only.
 SETUPS="glibc auto always" TW=$W
-[ $mode = bench ] && SETUPS="glibc auto" TW="true $W"
+[ $mode = bench ] && SETUPS="glibc preload auto" TW="true $W"
 [ $HAVE_BP = 1 ] && [ $mode = bench ] && SETUPS="$SETUPS backport"
 [ -n "$setups_only" ] && SETUPS=$setups_only
 
@@ -156,7 +156,7 @@ while [ $r -le $rounds ]; do
 		k=$((k + 1))
 		rot=$(( (r + k) % nset ))
 		order=$(echo $SETUPS $SETUPS | cut -d' ' -f$((rot + 1))-$((rot + nset)))
-		[ $w = true ] && [ $mode = bench ] && [ -z "$setups_only" ] && order="$order preload empty always"
+		[ $w = true ] && [ $mode = bench ] && [ -z "$setups_only" ] && order="$order empty always never"
 		for s in $order; do
 			if [ $w = true ]; then one $r true $s $ntrue; else one $r $w $s; fi
 		done

@@ -193,70 +193,81 @@ def bench(args):
         print('   sysshim-run decides: ' + r['decide'])
         have = [s for s in SETUPS if any(s in bys for w, bys in r['T'].items() if w != 'true')]
         print()
-        print('| workload | glibc alone (ms) | ' + ' | '.join({'preload': 'LD_PRELOAD', 'auto': 'sysshim-run',
-              'always': 'sysshim-run --always', 'backport': 'glibc backport'}[s] for s in have) +
-              ' | fstat / newfstatat(fd,"") / newfstatat(path) / statx: glibc -> preload' +
-              (' -> backport' if 'backport' in have else '') + ' |')
-        print('|---|---:|' + '---|' * len(have) + '---|')
-        same = outputs_same(r)
-        for w in [x for x in r['T'] if x != 'true']:
-            bys = r['T'][w]
-            g = per_round(bys.get('glibc', []))
-            if not g:
-                continue
-            cells = [fmt_d(paired(g, per_round(bys.get(s, [])))) for s in have]
-            cnt = []
-            for s in ['glibc', 'preload', 'backport']:
-                c = r['count'].get((w, s))
-                if c:
-                    cnt.append('%d/%d/%d/%d' % c)
-            print('| %s%s | %.0f | %s | %s |' % (w, '' if same.get(w, (True,))[0] else ' (OUTPUT DIFFERS)',
-                  st.median(g.values()) / 1e6, ' | '.join(cells), ' -> '.join(cnt) or '-'))
-            if not same.get(w, (True,))[0]:
-                ok = False
-        print()
+        if any(w != 'true' for w in r['T']):
+            workloads(r, have)
+        ok = ok and all(v[0] for v in outputs_same(r).values())
         # The cost of a preload per process start: /bin/true, each round's median of its runs.
-        t = r['T'].get('true', {})
-        g = per_round(t.get('glibc', []))
-        if g:
-            print('Per process start (/bin/true, median of the rounds\' medians; difference to glibc alone, paired):')
-            for s in ['empty', 'preload', 'auto', 'always', 'backport']:
-                x = per_round(t.get(s, []))
-                if not x:
-                    continue
-                ks = sorted(set(g) & set(x))
-                diffs = [x[k] - g[k] for k in ks]
-                m = st.mean(diffs)
-                h = tq(len(diffs) - 1) * st.stdev(diffs) / math.sqrt(len(diffs)) if len(diffs) > 1 else float('nan')
-                print('  %-9s %8.0f us  %+7.0f us [%+.0f, %+.0f]' % (
-                    {'empty': 'empty .so', 'preload': 'LD_PRELOAD', 'auto': 'sysshim-run',
-                     'always': '--always', 'backport': 'backport'}[s],
-                    st.median(x.values()) / 1e3, m / 1e3, (m - h) / 1e3, (m + h) / 1e3))
-            print('  %-9s %8.0f us' % ('glibc', st.median(g.values()) / 1e3))
-        if r['measure']:
-            fs = st.median(x[0] for x in r['measure'])
-            em = st.median(x[1] for x in r['measure'])
-            save = em - fs
-            print('Per fd stat call (raw syscalls, %d x 256 interleaved): fstat %.0f ns, newfstatat(fd, "", AT_EMPTY_PATH) %.0f ns: '
-                  'the preload saves %.0f ns per call' % (len(r['measure']), fs, em, save))
-            p = per_round(t.get('preload', []))
-            if g and p:
-                cost = st.median([p[k] - g[k] for k in set(p) & set(g)])
-                if save > 0:
-                    print('Break-even: %.0f us per process start / %.0f ns per call = %.0f fd stat calls per process'
-                          % (cost / 1e3, save, cost / save))
-                else:
-                    print('Break-even: none (the empty path costs no more than fstat here)')
-        sites = r['site']
-        if sites:
-            print('Remaining newfstatat(fd, "") under the preload, by call site (strace -k, first frame outside the stat wrappers):')
-            glibc = ' '.join(i for i in r['info'] if i.startswith('python'))
-            for w, l in sites.items():
-                print('  %-10s %s' % (w, '; '.join('%d %s' % (n, resolve(x, glibc)) for n, x in l)))
+        per_process(r)
         for x in r['warn']:
             print('  ' + x)
         print()
     return ok
+
+
+def workloads(r, have):
+    """The table of one kernel: medians under glibc alone, paired differences, counts."""
+    print('| workload | glibc alone (ms) | ' + ' | '.join({'preload': 'LD_PRELOAD', 'auto': 'sysshim-run',
+          'always': 'sysshim-run --always', 'backport': 'glibc backport'}[s] for s in have) +
+          ' | fstat / newfstatat(fd,"") / newfstatat(path) / statx: glibc -> preload' +
+          (' -> backport' if 'backport' in have else '') + ' |')
+    print('|---|---:|' + '---|' * len(have) + '---|')
+    same = outputs_same(r)
+    for w in [x for x in r['T'] if x != 'true']:
+        bys = r['T'][w]
+        g = per_round(bys.get('glibc', []))
+        if not g:
+            continue
+        cells = [fmt_d(paired(g, per_round(bys.get(s, [])))) for s in have]
+        cnt = []
+        for s in ['glibc', 'preload', 'backport']:
+            c = r['count'].get((w, s))
+            if c:
+                cnt.append('%d/%d/%d/%d' % c)
+        print('| %s%s | %.0f | %s | %s |' % (w, '' if same.get(w, (True,))[0] else ' (OUTPUT DIFFERS)',
+              st.median(g.values()) / 1e6, ' | '.join(cells), ' -> '.join(cnt) or '-'))
+    print()
+
+
+def per_process(r):
+    """The cost of a preload per process start (/bin/true, each round's median of its
+    runs), the raw calls' costs and the break-even; where the remaining calls come from."""
+    t = r['T'].get('true', {})
+    g = per_round(t.get('glibc', []))
+    if g:
+        print('Per process start (/bin/true, median of the rounds\' medians; difference to glibc alone, paired):')
+        for s in ['empty', 'preload', 'auto', 'always', 'never', 'backport']:
+            x = per_round(t.get(s, []))
+            if not x:
+                continue
+            ks = sorted(set(g) & set(x))
+            diffs = [x[k] - g[k] for k in ks]
+            m = st.mean(diffs)
+            h = tq(len(diffs) - 1) * st.stdev(diffs) / math.sqrt(len(diffs)) if len(diffs) > 1 else float('nan')
+            print('  %-11s %8.0f us  %+7.0f us [%+.0f, %+.0f]' % (
+                {'empty': 'empty .so', 'preload': 'LD_PRELOAD', 'auto': 'sysshim-run',
+                 'always': '--always', 'never': '--never', 'backport': 'backport'}[s],
+                st.median(x.values()) / 1e3, m / 1e3, (m - h) / 1e3, (m + h) / 1e3))
+        print('  %-11s %8.0f us' % ('glibc', st.median(g.values()) / 1e3))
+    if r['measure']:
+        fs = st.median(x[0] for x in r['measure'])
+        em = st.median(x[1] for x in r['measure'])
+        save = em - fs
+        print('Per fd stat call (raw syscalls, %d x 256 interleaved): fstat %.0f ns, newfstatat(fd, "", AT_EMPTY_PATH) %.0f ns: '
+              'the preload saves %.0f ns per call' % (len(r['measure']), fs, em, save))
+        p = per_round(t.get('preload', []))
+        if g and p:
+            cost = st.median([p[k] - g[k] for k in set(p) & set(g)])
+            if save > 0:
+                print('Break-even: %.0f us per process start / %.0f ns per call = %.0f fd stat calls per process'
+                      % (cost / 1e3, save, cost / save))
+            else:
+                print('Break-even: none (the empty path costs no more than fstat here)')
+    sites = r['site']
+    if sites:
+        print('Remaining newfstatat(fd, "") under the preload, by call site (strace -k, first frame outside the stat wrappers):')
+        glibc = ' '.join(i for i in r['info'] if i.startswith('python'))
+        for w, l in sites.items():
+            print('  %-10s %s' % (w, '; '.join('%d %s' % (n, resolve(x, glibc)) for n, x in l)))
 
 
 if __name__ == '__main__':
