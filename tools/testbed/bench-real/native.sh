@@ -1,7 +1,7 @@
 #!/bin/sh
 # tools/testbed/bench-real/native.sh BUILD BRDIR: the cost of a preload per process start on
 # this host: /bin/true under glibc alone, with an empty .so preloaded, with libsysshim
-# preloaded and through sysshim-run (auto, --always), BR_NATIVE_ROUNDS (20) interleaved
+# preloaded and through sysshim-run (auto, --always, --never), BR_NATIVE_ROUNDS (20) interleaved
 # rounds of BR_NATIVE_RUNS (50) runs each (brtime: fork to wait), and the raw fstat and
 # newfstatat(fd, "") costs here (sysshim-run --measure). The figure is each run's CPU
 # time (user + system, from wait4; BR_METRIC=wall for the wall time): a shared machine's
@@ -21,15 +21,16 @@ t=$(command -v true)
 	for i in 1 2 3 4 5; do echo "MEASURE $($run --measure)"; done
 	r=1
 	while [ $r -le $rounds ]; do
-		set -- glibc empty preload auto always glibc empty preload auto always
-		shift $((r % 5))
-		for s in $1 $2 $3 $4 $5; do
+		set -- glibc empty preload auto always never glibc empty preload auto always never
+		shift $((r % 6))
+		for s in $1 $2 $3 $4 $5 $6; do
 			case $s in
 			glibc) LD_PRELOAD= "$br/brtime" -n $n -- "$t" ;;
 			empty) LD_PRELOAD=$top/$br/empty.so "$br/brtime" -n $n -- "$t" ;;
 			preload) LD_PRELOAD=$lib "$br/brtime" -n $n -- "$t" ;;
 			auto) LD_PRELOAD= "$br/brtime" -n $n -- "$run" "$t" ;;
 			always) LD_PRELOAD= "$br/brtime" -n $n -- "$run" --always "$t" ;;
+			never) LD_PRELOAD= "$br/brtime" -n $n -- "$run" --never "$t" ;;
 			esac | while read -r ns rc cpu; do
 				if [ "${BR_METRIC:-cpu}" = cpu ]; then echo "T $r true $s $cpu $rc -"; else echo "T $r true $s $ns $rc -"; fi
 			done

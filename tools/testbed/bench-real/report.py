@@ -74,6 +74,17 @@ def paired(a, b):
     return pct(m), pct(m - h), pct(m + h), len(d)
 
 
+def diff_ms(a, b):
+    """a, b: round -> ns. Mean of b - a over common rounds with its 95% CI, in ms."""
+    ks = sorted(set(a) & set(b))
+    if len(ks) < 2:
+        return None
+    d = [(b[k] - a[k]) / 1e6 for k in ks]
+    m = st.mean(d)
+    h = tq(len(d) - 1) * st.stdev(d) / math.sqrt(len(d))
+    return m, m - h, m + h
+
+
 def fmt_d(p):
     if p is None:
         return '-'
@@ -206,11 +217,15 @@ def bench(args):
 
 def workloads(r, have):
     """The table of one kernel: medians under glibc alone, paired differences, counts."""
+    # sysshim-run against LD_PRELOAD, in ms: what the wrapper itself costs in the
+    # workload, to hold against its cost per process start (/bin/true).
+    extra = 'auto' in have and 'preload' in have
     print('| workload | glibc alone (ms) | ' + ' | '.join({'preload': 'LD_PRELOAD', 'auto': 'sysshim-run',
           'always': 'sysshim-run --always', 'backport': 'glibc backport'}[s] for s in have) +
+          (' | sysshim-run - LD_PRELOAD (ms)' if extra else '') +
           ' | fstat / newfstatat(fd,"") / newfstatat(path) / statx: glibc -> preload' +
           (' -> backport' if 'backport' in have else '') + ' |')
-    print('|---|---:|' + '---|' * len(have) + '---|')
+    print('|---|---:|' + '---|' * (len(have) + extra) + '---|')
     same = outputs_same(r)
     for w in [x for x in r['T'] if x != 'true']:
         bys = r['T'][w]
@@ -218,6 +233,9 @@ def workloads(r, have):
         if not g:
             continue
         cells = [fmt_d(paired(g, per_round(bys.get(s, [])))) for s in have]
+        if extra:
+            x = diff_ms(per_round(bys.get('preload', [])), per_round(bys.get('auto', [])))
+            cells.append('-' if x is None else '%+.2f [%+.2f, %+.2f]' % x)
         cnt = []
         for s in ['glibc', 'preload', 'backport']:
             c = r['count'].get((w, s))
@@ -248,6 +266,9 @@ def per_process(r):
                  'always': '--always', 'never': '--never', 'backport': 'backport'}[s],
                 st.median(x.values()) / 1e3, m / 1e3, (m - h) / 1e3, (m + h) / 1e3))
         print('  %-11s %8.0f us' % ('glibc', st.median(g.values()) / 1e3))
+        x = diff_ms(per_round(t.get('preload', [])), per_round(t.get('auto', [])))
+        if x:
+            print('  sysshim-run - LD_PRELOAD: %+.2f ms [%+.2f, %+.2f] per process start' % x)
     if r['measure']:
         fs = st.median(x[0] for x in r['measure'])
         em = st.median(x[1] for x in r['measure'])
