@@ -7,8 +7,9 @@
 #   make check-upstream-glibc  Debian glibc 2.36-9+deb12u14 + fstat backport:
 #                              build (~15 min), io/tst-stat, io/tst-fstatat,
 #                              static fstat-bench with strace check
-#   make check-upstream-glibc-la64  glibc master + statx NULL-path series for
-#                              loongarch64 (below; about 3 minutes once cached)
+#   make check-upstream-glibc-la64  glibc 2.43 (Debian's source package) + statx
+#                              NULL-path series for loongarch64 (below; about
+#                              7 - 25 minutes fresh, 1 minute once cached)
 #
 # Downloads, source trees and builds are cached under $(CACHE)/upstream/;
 # stamps make reruns cheap.  The Debian packages needed are installed with
@@ -54,19 +55,32 @@ check-upstream-glibc: upstream-tools
 	@$(MAKE) --no-print-directory tb-fetch-kernel $(TB)/x86_64/init $(TB)/x86_64/sysshim-probe
 	$(UPSTREAM_SH)/glibc-kernel.sh $(TB) $(UPSTREAM_DIR)/glibc $(TB_DL)/kernel/vmlinuz
 
-# ---- glibc master for loongarch64: fstat through statx(fd, NULL, AT_EMPTY_PATH),
-# probed once (issue 17; upstream/glibc-loongarch64/README.md).
+# ---- glibc for loongarch64: fstat through statx(fd, NULL, AT_EMPTY_PATH), probed once
+# (issue 17; upstream/glibc-loongarch64/README.md).
 #   make check-upstream-glibc-la64   a Debian 13 chroot with the loong64 cross tool chain
 #        (debootstrap from the system's apt mirror, $(CACHE)/chroot-trixie-<hash>), glibc
-#        master stock and patched cross builds ($(CACHE)/glibc-la64/build-{stock,patched}),
-#        io/tst-stat, io/tst-fstatat, io/tst-statx and the new test under qemu-user 7.2
-#        and 10.0 with qemu -strace evidence, then booted on the test bed's two LoongArch
-#        kernels (tb-la64-kernels: 6.12, and 6.12 without the 6.11 NULL-path support) with
-#        a ptrace trace and the fstat benchmark.  The glibc source is a tarball in the cache
-#        ($(CACHE)/glibc-la64/src, keyed by commit): without it the target says how to
-#        make one.  Results: $(CACHE)/glibc-la64/results/.
-GLA64_DIR := $(abspath $(CACHE))/glibc-la64
-GLA64_RUN = $(call CACHE_LOCK,glibc-la64) env GL=$(GLA64_DIR) CACHE=$(abspath $(CACHE)) \
+#        stock and patched cross builds (build-{stock,patched} in $(GLA64_DIR); the
+#        patched one incremental from a copy of the stock one), io/tst-stat,
+#        io/tst-fstatat, io/tst-statx and the new test under qemu-user 7.2 and 10.0 with
+#        qemu -strace evidence, then booted on the test bed's two LoongArch kernels
+#        (tb-la64-kernels: 6.12, and 6.12 without the 6.11 NULL-path support) with a
+#        ptrace trace and the fstat benchmark.  Results: $(GLA64_DIR)/results/.
+#   GLA64_SOURCE=debian (default): glibc $(GLA64_GLIBC) from the upstream tarball of Debian's
+#        glibc source package in sid (glibc_2.43.orig.tar.xz: the release without manual/,
+#        sha256 pinned in the script), fetched with apt-get source --download-only through a
+#        private deb-src apt config (upstream/scripts/apt-private.sh; /etc/apt untouched),
+#        with the one Debian patch the tree needs to build (local-remove-manual.diff) and
+#        none of the others.  Cache $(CACHE)/glibc-la64-debian, keyed by version, sha256 and
+#        that patch.  Measured: 7 min with that entry empty on an idle host (the stock build
+#        5 min of it; 22 min under load 12 - 20), 64 s once cached.
+#   GLA64_SOURCE=master: glibc master at 04e750e7, the series' base, from a tarball that
+#        only a git clone can make (glibc-la64.sh src-from-git; $(CACHE)/glibc-la64/src):
+#        without it the target says how to make one.
+GLA64_SOURCE ?= debian
+GLA64_GLIBC ?= 2.43
+GLA64_DIR := $(abspath $(CACHE))/glibc-la64$(if $(filter master,$(GLA64_SOURCE)),,-$(GLA64_SOURCE))
+GLA64_RUN = $(call CACHE_LOCK,glibc-la64-$(GLA64_SOURCE)) env GL=$(GLA64_DIR) CACHE=$(abspath $(CACHE)) \
+	GLA64_SOURCE=$(GLA64_SOURCE) GLA64_GLIBC=$(GLA64_GLIBC) \
 	TOP=$(UPSTREAM_TOP) QEMU10=$(abspath $(TB_TRIXIE_BIN))/qemu-loongarch64 \
 	KOLD=$(abspath $(TB_LA64_KOLD))/vmlinux KNEW=$(abspath $(TB_LA64_K612))/vmlinux \
 	LA64_QEMU=$(abspath $(TB_LA64_QEMU)) $(UPSTREAM_SH)/glibc-la64.sh

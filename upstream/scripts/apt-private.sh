@@ -8,6 +8,7 @@
 #   NAME    a label (sid-src, trixie, bookworm-src)
 #   TYPE    deb or deb-src
 #   SUITES  suites; a suite ending in -security uses the system's security source
+#   APT-GET-ARGS  apt-get's arguments, or apt-cache and its arguments
 set -eu
 : "${UPSTREAM_BUILD:?set UPSTREAM_BUILD}"
 name=$1 type=$2; shift 2
@@ -30,4 +31,6 @@ if [ ! -e "$d/updated" ]; then
 	apt-get $opts update >&2
 	touch "$d/updated"
 fi
+# "-- apt-cache ARGS" queries the private lists (madison, showsrc).
+case ${1:-} in apt-cache) shift; exec apt-cache $opts "$@" ;; esac
 [ $# -eq 0 ] || exec apt-get $opts "$@"

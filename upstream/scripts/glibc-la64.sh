@@ -1,20 +1,55 @@
 #!/bin/sh
-# glibc-la64.sh: glibc master for loongarch64 with the statx NULL-path
-# series of upstream/glibc-loongarch64/, cross-built in a Debian 13 chroot.
-#   glibc-la64.sh src | build stock|patched | tests stock|patched | qemu | all
-#   glibc-la64.sh src-from-git GIT_DIR     (make the source tarball)
-# Environment: GL (cache dir, $(CACHE)/glibc-la64), CACHE, TOP (the tree).
+# glibc-la64.sh: glibc for loongarch64 with the statx NULL-path series of
+# upstream/glibc-loongarch64/, cross-built in a Debian 13 chroot.
+#   glibc-la64.sh src | build stock|patched | tests stock|patched | qemu | kernel
+#   glibc-la64.sh src-from-git GIT_DIR     (GLA64_SOURCE=master: make the tarball)
+# Environment: GL (cache dir, $(CACHE)/glibc-la64-debian or, for master,
+# $(CACHE)/glibc-la64), CACHE, TOP (the tree), and
+#   GLA64_SOURCE  debian (default): glibc GLA64_GLIBC from the upstream
+#                 tarball glibc_<v>.orig.tar.xz of Debian's source package in
+#                 sid, fetched through a private deb-src apt configuration
+#                 (apt-private.sh; /etc/apt is not touched);
+#                 master: the tarball of glibc master at COMMIT, made once
+#                 from a git clone (src-from-git), that nothing can fetch.
 set -eu
 : "${GL:?}" "${CACHE:?}" "${TOP:?}"
 S=$TOP/upstream/scripts
 P=$TOP/upstream/glibc-loongarch64
+SOURCE=${GLA64_SOURCE:-debian}
 COMMIT=04e750e75b73957cf1c791535a3f4319534a52fc
-TARBALL=$GL/src/glibc-$COMMIT.tar.gz
+case $SOURCE in
+debian)
+	# The upstream release as Debian's orig tarball has it (the release
+	# tree without the GFDL manual/), with only the Debian patches that a
+	# build of that tree needs (DEB_PATCHES, from the fetched revision's
+	# .debian.tar.xz: local-remove-manual.diff gives manual/ a Makefile
+	# that builds nothing and drops two test dependencies on manual/*.texi),
+	# not Debian's other changes.  The sha256 pins the orig's bytes: any Debian revision of this upstream version
+	# carries the same orig tarball, so a revision that leaves sid does not
+	# matter, and a new upstream version (GLA64_GLIBC, GLA64_ORIG_SHA256)
+	# changes every key below and rebuilds.
+	GVER=${GLA64_GLIBC:-2.43}
+	ORIG_SHA256=${GLA64_ORIG_SHA256:-b8f0d50a7d4255658efe1f608cacdc4be82bb3c009875626df5968cc64c58880}
+	APT_SUITES=${GLA64_SUITES:-sid}
+	TARBALL=$GL/src/glibc_$GVER.orig.tar.xz
+	TOPDIR=glibc-$GVER
+	DEB_PATCHES="all/local-remove-manual.diff"
+	SRCID=	# src_id, once the source is there
+	# The series is the proposal against master; a release it does not
+	# apply to gets its own minimal variant in backport-<version>/.
+	PD=$P; [ -d "$P/backport-$GVER" ] && PD=$P/backport-$GVER ;;
+master)
+	TARBALL=$GL/src/glibc-$COMMIT.tar.gz
+	TOPDIR=glibc-$COMMIT
+	SRCID=$COMMIT
+	PD=$P ;;
+*) echo "glibc-la64.sh: GLA64_SOURCE=$SOURCE: debian or master" >&2; exit 1 ;;
+esac
 JOBS=${JOBS:-2}
 TESTS="io/tst-stat io/tst-fstatat io/tst-statx io/tst-fstat-statx-null io/tst-fstat-statx-null-static"
 # Stamps hash the diffs only (not the mail text), so editing a commit
 # message does not force a rebuild.
-PSUM=$(cat "$P"/00*.patch | sed -n '/^diff --git /,/^-- $/p' | sha256sum | cut -c1-16)
+PSUM=$(cat "$PD"/00*.patch | sed -n '/^diff --git /,/^-- $/p' | sha256sum | cut -c1-16)
 
 fail() { echo "glibc-la64.sh: $*" >&2; exit 1; }
 log() { echo "glibc-la64: $*"; }
@@ -41,16 +76,66 @@ src_from_git() {
 	log "made $TARBALL (absent:${absent:- none})"
 }
 
+# src (debian): glibc_$GVER.orig.tar.xz from the newest Debian source
+# package glibc=$GVER-* in $APT_SUITES that the mirror still serves (a
+# mirror may list revisions whose files are gone), checked against
+# ORIG_SHA256; the lists are updated once more if no revision works.
+src_debian() {
+	ok="$ORIG_SHA256 $DEB_PATCHES"
+	if [ -f "$TARBALL.ok" ] && [ "$(cat "$TARBALL.ok")" = "$ok" ]; then src_id; return 0; fi
+	export UPSTREAM_BUILD=$GL
+	name=$(echo "$APT_SUITES" | tr ' ' +)-src
+	sd=$GL/src/deb; mkdir -p "$sd"; ss=$(date +%s)
+	got=
+	for try in 1 2; do
+		[ $try = 2 ] && { log "src: no revision of glibc $GVER fetched, updating the lists"; rm -f "$GL/apt/$name/updated"; }
+		vers=$("$S/apt-private.sh" "$name" deb-src $APT_SUITES -- apt-cache madison glibc |
+			awk -F'|' '{ gsub(/ /, "", $2); print $2 }' | grep "^$GVER-" | sort -ruV) || true
+		for sv in $vers; do
+			log "src: apt-get source --download-only glibc=$sv ($APT_SUITES, deb-src, private apt config)"
+			if (cd "$sd" && "$S/apt-private.sh" "$name" deb-src $APT_SUITES -- \
+					source --download-only "glibc=$sv" >"$sd/fetch-$sv.log" 2>&1) &&
+			   [ -f "$sd/glibc_$GVER.orig.tar.xz" ]; then got=$sv; break 2; fi
+			grep '^E:' "$sd/fetch-$sv.log" | sed 's/^/  /' | head -3
+		done
+	done
+	[ -n "$got" ] || fail "no Debian source package glibc=$GVER-* could be fetched from $APT_SUITES (versions listed: ${vers:-none})"
+	sum=$(sha256sum <"$sd/glibc_$GVER.orig.tar.xz" | cut -d' ' -f1)
+	[ "$sum" = "$ORIG_SHA256" ] || fail "glibc_$GVER.orig.tar.xz of glibc=$got has sha256 $sum, not $ORIG_SHA256"
+	rm -rf "$GL/src/debian.tmp"; mkdir -p "$GL/src/debian.tmp"
+	for dp in $DEB_PATCHES; do
+		tar xJf "$sd/glibc_$got.debian.tar.xz" -C "$GL/src/debian.tmp" "debian/patches/$dp" ||
+			fail "debian/patches/$dp is not in glibc_$got.debian.tar.xz"
+	done
+	rm -rf "$GL/src/debian"; mv "$GL/src/debian.tmp/debian/patches" "$GL/src/debian"; rm -rf "$GL/src/debian.tmp"
+	cp "$sd/glibc_$GVER.orig.tar.xz" "$TARBALL.tmp" && mv "$TARBALL.tmp" "$TARBALL"
+	printf '%s\n' "glibc $GVER: glibc_$GVER.orig.tar.xz of Debian's source package glibc=$got ($APT_SUITES)" \
+		"sha256 $ORIG_SHA256" "Debian patches applied: $DEB_PATCHES (from glibc_$got.debian.tar.xz)" \
+		"fetched $(date -u +%FT%TZ) in $(( $(date +%s) - ss )) s" >"$GL/src/SOURCE"
+	echo "$ok" >"$TARBALL.ok"
+	src_id
+	log "src: $(head -1 "$GL/src/SOURCE") in $(( $(date +%s) - ss )) s"
+}
+
+# The source's identity in every stamp: the orig tarball's version and
+# sha256 and the hash of the Debian patches applied to it.
+src_id() {
+	SRCID="glibc-$GVER sha256:$(echo "$ORIG_SHA256" | cut -c1-16) debian:$(cd "$GL/src/debian" && cat $DEB_PATCHES | sha256sum | cut -c1-12)"
+}
+
 src() {
+	mkdir -p "$GL/src"
+	[ "$SOURCE" = debian ] && { src_debian; return 0; }
 	[ -f "$TARBALL" ] && return 0
 	cat >&2 <<EOM
 glibc-la64.sh: the glibc source $TARBALL is missing.
   It is glibc master at $COMMIT (2026-01-20), from any clone of
   git://sourceware.org/git/glibc.git or a mirror (github.com/bminor/glibc):
     git clone --bare https://sourceware.org/git/glibc.git /tmp/glibc.git
-    GL=$GL CACHE=$CACHE TOP=$TOP $0 src-from-git /tmp/glibc.git
+    GLA64_SOURCE=master GL=$GL CACHE=$CACHE TOP=$TOP $0 src-from-git /tmp/glibc.git
   (this machine reaches no git host; the tarball was made once from a mirror
-  and lives only in the cache)
+  and lives only in the cache).  The default, GLA64_SOURCE=debian, needs only
+  Debian's apt: glibc 2.43's upstream tarball from sid's glibc source package.
 EOM
 	exit 1
 }
@@ -62,15 +147,24 @@ chroot_dir() {
 # tree stock|patched: $GL/tree-<v>, the source (patched: git am'd series).
 tree() {
 	v=$1 d=$GL/tree-$1
-	want=$COMMIT; [ "$v" = patched ] && want="$COMMIT $PSUM"
+	want=$SRCID; [ "$v" = patched ] && want="$SRCID $PSUM"
 	if [ -f "$d/.sysshim-tree" ] && [ "$(cat "$d/.sysshim-tree")" = "$want" ]; then return 0; fi
 	rm -rf "$d" "$d.tmp"; mkdir -p "$d.tmp"
-	tar xzf "$TARBALL" -C "$d.tmp"
-	mv "$d.tmp/glibc-$COMMIT" "$d.tmp/glibc"
+	tar xf "$TARBALL" -C "$d.tmp"
+	mv "$d.tmp/$TOPDIR" "$d.tmp/glibc"
+	if [ "$SOURCE" = debian ]; then
+		# In both trees, with the mtime of the top Makefile (which they do
+		# not change), so the stock and patched trees stay alike.
+		(cd "$d.tmp/glibc" && for dp in $DEB_PATCHES; do
+			patch -p1 --fuzz=0 --forward --batch --no-backup-if-mismatch -s <"$GL/src/debian/$dp" ||
+				fail "Debian's $dp does not apply"
+			touch -r Makefile $(sed -n 's|^+++ b/\([^	 ]*\).*|\1|p' "$GL/src/debian/$dp")
+		done)
+	fi
 	if [ "$v" = patched ]; then
 		# Same mtimes as the stock tree (an incremental build from a copy of
 		# the stock build recompiles only what the series touches).
-		(cd "$d.tmp/glibc" && for f in "$P"/00*.patch; do
+		(cd "$d.tmp/glibc" && for f in "$PD"/00*.patch; do
 			patch -p1 --fuzz=0 --forward --batch --no-backup-if-mismatch -s <"$f" ||
 				fail "$(basename "$f") does not apply"
 		done)
@@ -111,7 +205,7 @@ CONFIGURE="/gl/src/configure --host=loongarch64-linux-gnu --build=x86_64-linux-g
 build() {
 	v=$1; src; chroot_dir; tree "$v"
 	B=$GL/build-$v
-	key="$COMMIT $(basename "$R") $(echo $CONFIGURE | sha256sum | cut -c1-12)"
+	key="$SRCID $(basename "$R") $(echo $CONFIGURE | sha256sum | cut -c1-12)"
 	[ "$v" = patched ] && key="$key $PSUM"
 	if [ -f "$B/.sysshim-ok" ] && [ "$(cat "$B/.sysshim-ok")" = "$key" ]; then
 		log "build $v: cached ($(cat "$B/.sysshim-times" | tr '\n' ' '))"; return 0
@@ -124,7 +218,7 @@ build() {
 		rm -rf "$B"; cp -a "$GL/build-stock" "$B"; rm -f "$B/.sysshim-ok" "$B/.sysshim-tests"; how=incremental
 		# The files the series changes, newer than every stock object
 		# (kernel-features.h excepted, see tree()).
-		for f in $(sed -n 's|^+++ b/||p' "$P"/00*.patch | sort -u); do
+		for f in $(sed -n 's|^+++ b/||p' "$PD"/00*.patch | sort -u); do
 			case $f in */kernel-features.h) ;; *) touch "$GL/tree-patched/glibc/$f" ;; esac
 		done
 	else
@@ -353,7 +447,7 @@ kernel() {
 cmd=${1:-}; [ $# -gt 0 ] && shift
 case $cmd in
 src) src ;;
-src-from-git) src_from_git "$1" ;;
+src-from-git) [ "$SOURCE" = master ] || fail "src-from-git is for GLA64_SOURCE=master"; mkdir -p "$GL/src"; src_from_git "$1" ;;
 build) build "$1" ;;
 tree) src; tree "$1" ;;
 tests) tests "$1" ;;
