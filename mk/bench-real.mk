@@ -3,12 +3,13 @@
 #   make bench-real   Debian 12 programs (python3, git, sqlite, tar, cp, find, du, ls, cat,
 #                     sha256sum, make+gcc) on a tmpfs tree of 2000 files, booted on Debian's
 #                     6.1 and Debian 13's 6.12 kernels (qemu TCG), BR_ROUNDS interleaved
-#                     rounds under glibc alone, sysshim-run and the glibc 2.36 backport
-#                     (upstream/glibc, when built: make check-upstream-glibc), then the
-#                     patched 6.1 kernel with stock glibc (when built: see BR_KP); the
-#                     per-process cost (/bin/true) also under LD_PRELOAD, an empty .so and
-#                     sysshim-run --always; medians, paired differences with 95%
-#                     intervals, syscall counts; about 20 minutes. Not part of make check.
+#                     rounds under glibc alone, LD_PRELOAD, sysshim-run and the glibc 2.36
+#                     backport (upstream/glibc, when built: make check-upstream-glibc),
+#                     then the patched 6.1 kernel with stock glibc and sysshim-run (when
+#                     built: see BR_KP); the per-process cost (/bin/true) also under an
+#                     empty .so, sysshim-run --always and --never; medians, paired
+#                     differences with 95% intervals; about 12 minutes (BR_STRACE=1: the
+#                     syscall counts and call sites, about 20 more). Not in make check.
 #   make check-real   the same bed, one round per kernel: outputs identical across the
 #                     set-ups, sysshim-run preloads on 6.1 and steps aside on 6.12 (check)
 #   make bench-real-native   the per-process cost of a preload on this host
