@@ -112,10 +112,22 @@ $(TB)/x86_64/sysshim-probe: tools/sysshim-probe.c $(TB_SB)/lib/libsysshim.a incl
 	@mkdir -p $(dir $@)
 	$(TB_HOSTCC) -static -O2 -Wall -Iinclude -o $@ $< $(TB_SB)/lib/libsysshim.a
 
+# sysshim-run's decision on each booted kernel (tests/kernel/run_decide.c), with the
+# arch's own sysshim-run as /bin/sysshim-run (an r: tree of the image; built by the
+# top Makefile's rule in a build directory of its own).
+TB_RUN_HDRS = tools/sysshim-run.c $(wildcard arch/generic/*.h src/internal/*.h)
+$(TB)/x86_64/run_decide: tests/kernel/run_decide.c
+	@mkdir -p $(dir $@)
+	$(TB_HOSTCC) -static -O2 -Wall -o $@ $<
+
+$(TB)/x86_64/runroot/bin/sysshim-run: $(TB_RUN_HDRS) $(wildcard arch/x86_64/*.h)
+	@$(MAKE) --no-print-directory B=$(TB)/x86_64/run ARCH=x86_64 CC=$(TB_HOSTCC) $(TB)/x86_64/run/bin/sysshim-run
+	@mkdir -p $(dir $@) && cp $(TB)/x86_64/run/bin/sysshim-run $@
+
 $(TB)/x86_64/check.cpio.gz: $(TB)/x86_64/init $(TB)/x86_64/sysshim-probe $(TB_X86_SUITES) \
-		tools/testbed/mkinitramfs.sh
+		$(TB)/x86_64/run_decide $(TB)/x86_64/runroot/bin/sysshim-run tools/testbed/mkinitramfs.sh
 	tools/testbed/mkinitramfs.sh $@ $(TB)/x86_64/init $(TB)/x86_64/sysshim-probe \
-		$(TB_X86_SUITES:%=t:%)
+		$(TB_X86_SUITES:%=t:%) t:$(TB)/x86_64/run_decide r:$(TB)/x86_64/runroot
 
 $(TB)/x86_64/bench.cpio.gz: $(TB)/x86_64/init $(TB)/x86_64/sysshim-probe $(TB_X86_BENCH) \
 		tools/testbed/mkinitramfs.sh
@@ -212,10 +224,18 @@ $(TB)/aarch64/init: tests/kernel/init.c
 	@mkdir -p $(dir $@)
 	$(TB_A64_CC) -static -O2 -Wall -o $@ $<
 
+$(TB)/aarch64/run_decide: tests/kernel/run_decide.c
+	@mkdir -p $(dir $@)
+	$(TB_A64_CC) -static -O2 -Wall -o $@ $<
+
+$(TB)/aarch64/runroot/bin/sysshim-run: $(TB_RUN_HDRS) $(wildcard arch/aarch64/*.h)
+	@$(MAKE) --no-print-directory B=$(TB)/aarch64/run ARCH=aarch64 CC=$(TB_A64_CC) $(TB)/aarch64/run/bin/sysshim-run
+	@mkdir -p $(dir $@) && cp $(TB)/aarch64/run/bin/sysshim-run $@
+
 $(TB)/aarch64/check.cpio.gz: $(TB)/aarch64/init $(TB)/aarch64/sysshim-probe $(TB_A64_SUITES) \
-		tools/testbed/mkinitramfs.sh
+		$(TB)/aarch64/run_decide $(TB)/aarch64/runroot/bin/sysshim-run tools/testbed/mkinitramfs.sh
 	tools/testbed/mkinitramfs.sh $@ $(TB)/aarch64/init $(TB)/aarch64/sysshim-probe \
-		$(TB_A64_SUITES:%=t:%)
+		$(TB_A64_SUITES:%=t:%) t:$(TB)/aarch64/run_decide r:$(TB)/aarch64/runroot
 
 $(TB)/aarch64/bench.cpio.gz: $(TB)/aarch64/init $(TB)/aarch64/sysshim-probe $(TB_A64_BENCH) \
 		tools/testbed/mkinitramfs.sh

@@ -61,6 +61,7 @@ grep -qx 'dash-named -v' "$tmp/out" && ok "-- passes later options to the comman
 check "options after the command are the command's" 0 no "" $run --never echo --always
 grep -qx -- '--always' "$tmp/out" && ok "echo --always printed --always" || bad "echo --always" "$(cat "$tmp/out")"
 check "missing library, to be preloaded: exit 127" 127 no "cannot find libsysshim" env SYSSHIM_LIB=/nonexistent/libsysshim.so.0 sh -c 'cp "$1" "$2/alone" && "$2/alone" --always true' - "$run" "$tmp"
+check "a wrong SYSSHIM_LIB is an error, not a reason to load ../lib's" 127 no "SYSSHIM_LIB=/nonexistent/x.so, which is no file" env SYSSHIM_LIB=/nonexistent/x.so $run --always true
 check "missing library, not needed (steps aside): the command runs" 0 no "" env SYSSHIM_LIB=/nonexistent/libsysshim.so.0 SYSSHIM_RUN_TIMING="100 110" "$tmp/alone" $maps
 
 printf 'echo no-hashbang "$@"\n' > "$tmp/bin/nohash"; chmod +x "$tmp/bin/nohash"
@@ -136,7 +137,12 @@ echo "00000000-0000-0000-0000-000000000000 100.0 400.0" > "$SYSSHIM_RUN_CACHE"
 check "another boot's cache is ignored" 0 - "measured now" $sb null-efault $run -v $maps
 grep -q "^$boot " "$SYSSHIM_RUN_CACHE" && ok "and replaced by this boot's" || bad "cache replaced" "$(cat "$SYSSHIM_RUN_CACHE")"
 
+rm -f "$SYSSHIM_RUN_CACHE"
+check "a clock that does not move: not timed, left to glibc" 0 no "not preloading: the clock here does not move" $sb null-efault $sb clock-eperm $run -v $maps
+[ ! -e "$SYSSHIM_RUN_CACHE" ] && ok "and nothing cached" || bad "a clock that does not move: cached" "$(cat "$SYSSHIM_RUN_CACHE")"
+
 echo "-- auto: sandboxes"
+check "newfstatat refused (EPERM): nothing to gain, said so" 127 - "fstat or newfstatat refused here: nothing to gain" $sb newfstatat-eperm $run -v /nonexistent/cmd
 "$sb" statx-eperm ls -l "$top/tools" >/dev/null 2>"$tmp/ls-err"; lrc=$?
 [ "$lrc" != 0 ] && grep -q 'Operation not permitted' "$tmp/ls-err" && ok "statx EPERM: ls -l fails under glibc alone (exit $lrc)" ||
 	bad "statx EPERM: ls -l fails under glibc alone" "exit $lrc"

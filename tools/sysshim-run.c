@@ -232,7 +232,9 @@ static uint64_t now_ns(void)
 
 /* The fastest round of CALLS calls of each on an fd of "/", interleaved so that drift
  * hits both, less the clock's own cost (a syscall here: no vDSO without a libc to find
- * it): tenths of a ns per call. 0, or -errno when "/" cannot be opened. */
+ * it): tenths of a ns per call. 0; 1 when the clock did not move over a round of
+ * either (a clock that ticks by jiffies, as a tinyconfig kernel's under qemu): no
+ * timing; or -errno when "/" cannot be opened. */
 static long measure(uint64_t *fs, uint64_t *em)
 {
 	struct stat st;
@@ -260,6 +262,8 @@ static long measure(uint64_t *fs, uint64_t *em)
 		}
 	}
 	__syscall(SYS_close, fd);
+	if (best_f <= 1 || best_e <= 1)
+		return 1;
 	*fs = best_f * 10 / CALLS ? best_f * 10 / CALLS : 1;
 	*em = best_e * 10 / CALLS ? best_e * 10 / CALLS : 1;
 	return 0;
@@ -426,6 +430,11 @@ static void decide(struct decision *d, const char *mode)
 			put(&src, "measured this boot, cached in ");
 		} else {
 			long m = measure(&fs, &em);
+			if (m == 1) {
+				put(w, "the clock here does not move over 16 calls (it ticks by jiffies): "
+				       "cannot time newfstatat(fd, \"\") against fstat; left to glibc (not cached)");
+				return;
+			}
 			if (m) {
 				put(w, "cannot open / to measure (");
 				put(w, error_text((int)-m));
@@ -466,8 +475,10 @@ static int is_file(const char *path)
 	return !__syscall(SYS_newfstatat, AT_FDCWD, path, &st, 0) && (st.st_mode & S_IFMT) == S_IFREG;
 }
 
-/* The first of $SYSSHIM_LIB, ../lib beside this program (the build tree), the libdir
- * it was built for; made absolute (the command may change directory). */
+/* $SYSSHIM_LIB when it is set (and then only it: a wrong setting is an error, not a
+ * reason to load another file), else the first of ../lib beside this program (the
+ * build tree) and the libdir it was built for; made absolute (the command may change
+ * directory). */
 static int find_lib(char *lib, size_t n, const char *argv0, struct out *looked)
 {
 	char exe[PATH_MAX], cand[PATH_MAX + 64];
@@ -488,13 +499,13 @@ static int find_lib(char *lib, size_t n, const char *argv0, struct out *looked)
 		dir--;
 	if (dir > 1)
 		dir--;
-	put(looked, "$SYSSHIM_LIB, ");
-	for (int i = 0; i < 3; i++) {
+	for (int i = e && *e ? 0 : 1; i < 3; i++) {
 		struct out c = { .n = 0 };
 		if (i == 0) {
-			if (!e || !*e)
-				continue;
 			put(&c, e);
+			put(looked, "SYSSHIM_LIB=");
+			put(looked, e);
+			put(looked, ", which is no file");
 		} else if (i == 1) {
 			if (dir)
 				exe[dir] = 0;
@@ -508,8 +519,11 @@ static int find_lib(char *lib, size_t n, const char *argv0, struct out *looked)
 		}
 		memcpy(cand, c.b, c.n);
 		cand[c.n] = 0;
-		if (!is_file(cand))
+		if (!is_file(cand)) {
+			if (i == 0)
+				return -1;
 			continue;
+		}
 		struct out a = { .n = 0 };
 		if (cand[0] != '/') {
 			char cwd[PATH_MAX];
@@ -644,7 +658,8 @@ static int sysshim_run(int argc, char **argv)
 			struct out o = { .n = 0 };
 			long m = measure(&fs, &em);
 			if (m) {
-				say("cannot open / to measure: ", error_text((int)-m), 0);
+				say(m == 1 ? "the clock here does not move over 16 calls: cannot time them" :
+				    "cannot open / to measure: ", m == 1 ? "" : error_text((int)-m), 0);
 				return 1;
 			}
 			put(&o, "fstat ");

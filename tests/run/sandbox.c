@@ -4,6 +4,8 @@
  *   sandbox newfstatat-eperm CMD...  newfstatat answers EPERM, fstat allowed
  *   sandbox null-efault CMD...     newfstatat and statx with a NULL path answer EFAULT:
  *                                  what a kernel before 6.11 answers, on any kernel
+ *   sandbox clock-eperm CMD...     the clock_gettime syscall answers EPERM (the vDSO's
+ *                                  is untouched): to a raw caller, a clock that never moves
  * Exit status: CMD's, 127/126 when it cannot be run, 125 when the filter cannot be set. */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -24,7 +26,8 @@
 int main(int argc, char **argv)
 {
 	if (argc < 3) {
-		fprintf(stderr, "usage: sandbox statx-eperm|statx-enosys|newfstatat-eperm|null-efault CMD...\n");
+		fprintf(stderr, "usage: sandbox statx-eperm|statx-enosys|newfstatat-eperm|null-efault|"
+				"clock-eperm CMD...\n");
 		return 125;
 	}
 	struct sock_filter deny[] = {
@@ -63,6 +66,8 @@ int main(int argc, char **argv)
 			deny[5].k = SECCOMP_RET_ERRNO | ENOSYS;
 		} else if (!strcmp(argv[1], "newfstatat-eperm")) {
 			deny[4].k = SYS_newfstatat;
+		} else if (!strcmp(argv[1], "clock-eperm")) {
+			deny[4].k = SYS_clock_gettime;
 		} else {
 			fprintf(stderr, "sandbox: unknown filter %s\n", argv[1]);
 			return 125;

@@ -1,0 +1,201 @@
+/* run_decide: sysshim-run's decision on the booted kernel, in every test bed's initramfs
+ * (make check-kernel, check-kernel-6.12, check-kernel-arm64, check-kernel-patches).
+ *
+ * The kernel's own answer to newfstatat(fd, NULL, AT_EMPTY_PATH) on an fd nobody has
+ * open says which way sysshim-run (/bin/sysshim-run, or $SYSSHIM_RUN_BIN) must go:
+ * EBADF (6.11+, or the kernel series) - it steps aside without timing; EFAULT (before)
+ * - it times the two calls, caches the answer for the boot and preloads exactly when
+ * the ratio it prints is at least 1.50. Then --always, --never, a seccomp filter that
+ * answers statx with EPERM (it must preload), the command's exit status passed on, and
+ * env(1)'s 127. What was preloaded is read back from the command's own environment: the
+ * command is this program again (--child), static, so the library file is only a name
+ * (this program's own file stands in for it). Prints "run-decide: N passed, N failed".
+ * Static, glibc. */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <linux/audit.h>
+#include <linux/filter.h>
+#include <linux/seccomp.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#if defined(__x86_64__)
+#define ARCH_NR AUDIT_ARCH_X86_64
+#elif defined(__aarch64__)
+#define ARCH_NR AUDIT_ARCH_AARCH64
+#elif defined(__loongarch64)
+#define ARCH_NR AUDIT_ARCH_LOONGARCH64
+#endif
+
+#define CHILD_RC 7
+
+static int pass, fail;
+static char self[4096];
+static const char *run_bin;
+
+static void check(int cond, const char *what, const char *err)
+{
+	if (cond) {
+		pass++;
+		printf("ok   %s\n", what);
+	} else {
+		fail++;
+		printf("FAIL %s\n", what);
+		if (err && *err)
+			printf("     stderr: %.300s\n", err);
+	}
+	fflush(stdout);
+}
+
+static int deny_statx(void)
+{
+	struct sock_filter f[] = {
+		BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, arch)),
+		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, ARCH_NR, 1, 0),
+		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
+		BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, nr)),
+		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_statx, 0, 1),
+		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | EPERM),
+		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
+	};
+	struct sock_fprog p = { .len = sizeof f / sizeof f[0], .filter = f };
+	if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0))
+		return -1;
+	return (int)syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER, 0, &p);
+}
+
+static void slurp(int fd, char *buf, size_t n)
+{
+	size_t k = 0;
+	ssize_t r;
+	while (k < n - 1 && ((r = read(fd, buf + k, n - 1 - k)) > 0 || (r < 0 && errno == EINTR)))
+		if (r > 0)
+			k += (size_t)r;
+	buf[k] = 0;
+}
+
+/* Runs sysshim-run with ARGS (NULL-terminated, after argv[0]) and the environment ENV;
+ * FILTER: under the statx filter. Its stdout and stderr into OUT and ERR; returns the
+ * exit status (or -1). */
+static int run(const char *const *args, char *const *env, int filter, char *out, char *err, size_t n)
+{
+	int po[2], pe[2];
+	if (pipe(po) || pipe(pe))
+		return -1;
+	pid_t pid = fork();
+	if (pid == 0) {
+		char *argv[16];
+		int i = 0;
+		argv[i++] = (char *)run_bin;
+		for (; args[i - 1] && i < 15; i++)
+			argv[i] = (char *)args[i - 1];
+		argv[i] = 0;
+		dup2(po[1], 1);
+		dup2(pe[1], 2);
+		close(po[0]);
+		close(pe[0]);
+		if (filter && deny_statx())
+			_exit(99);
+		execve(run_bin, argv, env);
+		_exit(98);
+	}
+	close(po[1]);
+	close(pe[1]);
+	slurp(po[0], out, n);
+	slurp(pe[0], err, n);
+	close(po[0]);
+	close(pe[0]);
+	int st;
+	if (pid < 0 || waitpid(pid, &st, 0) != pid)
+		return -1;
+	return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+}
+
+int main(int argc, char **argv)
+{
+	if (argc > 1 && !strcmp(argv[1], "--child")) {
+		const char *p = getenv("LD_PRELOAD");
+		printf("LD_PRELOAD=%s\n", p ? p : "(unset)");
+		return CHILD_RC;
+	}
+	run_bin = getenv("SYSSHIM_RUN_BIN");
+	if (!run_bin || !*run_bin)
+		run_bin = "/bin/sysshim-run";
+	ssize_t k = readlink("/proc/self/exe", self, sizeof self - 1);
+	if (k <= 0 || access(run_bin, X_OK)) {
+		printf("run_decide: cannot find myself or %s\nrun-decide: 0 passed, 1 failed\n", run_bin);
+		return 1;
+	}
+	self[k] = 0;
+	setvbuf(stdout, 0, _IOLBF, 0);
+	char out[4096], err[4096], want[4200], lib[4200];
+	snprintf(lib, sizeof lib, "SYSSHIM_LIB=%s", self);
+	char *env[] = { lib, "SYSSHIM_RUN_CACHE=/tmp/run_decide.cache", "PATH=/bin", 0 };
+	char *env_nolib[] = { "SYSSHIM_LIB=/nonexistent/libsysshim.so.0", "PATH=/bin", 0 };
+	snprintf(want, sizeof want, "LD_PRELOAD=%s\n", self);
+	unlink("/tmp/run_decide.cache");
+
+	struct stat st;
+	long r = syscall(SYS_newfstatat, 0x7fffffff, (char *)0, &st, AT_EMPTY_PATH);
+	int e = r < 0 ? errno : 0;
+	printf("the kernel answers newfstatat(fd, NULL, AT_EMPTY_PATH) with %s\n", e ? strerror(e) : "0");
+
+	const char *a_auto[] = { "-v", self, "--child", 0 };
+	int rc = run(a_auto, env, 0, out, err, sizeof out);
+	check(rc == CHILD_RC, "auto: the command ran, its exit status passed on", err);
+	if (e == EBADF) {
+		check(strstr(err, "not preloading: the kernel accepts newfstatat(fd, NULL") != 0,
+		      "NULL path accepted here: steps aside, untimed", err);
+		check(strstr(out, "LD_PRELOAD=(unset)") != 0, "  and the command has no LD_PRELOAD", out);
+	} else if (e == EFAULT && strstr(err, "the clock here does not move")) {
+		/* A clock that ticks by jiffies (the tinyconfig kernels early after boot). */
+		check(strncmp(err, "sysshim-run: not preloading", 27) == 0 && strstr(out, "LD_PRELOAD=(unset)"),
+		      "NULL path read here, but the clock cannot time the calls: left to glibc", err);
+		check(access("/tmp/run_decide.cache", F_OK) != 0, "  and nothing cached", 0);
+	} else if (e == EFAULT) {
+		const char *c = strstr(err, "costs ");
+		double ratio = c ? atof(c + 6) : 0;
+		check(c && strstr(err, "measured now"), "NULL path read here: the two calls timed", err);
+		int pre = ratio >= 1.495;
+		const char *said = pre ? "sysshim-run: preloading " : "sysshim-run: not preloading";
+		check(strncmp(err, said, strlen(said)) == 0,
+		      pre ? "the ratio printed is 1.50 or more: preloads" : "the ratio printed is under 1.50: steps aside",
+		      err);
+		check(strstr(out, pre ? want : "LD_PRELOAD=(unset)") != 0, "  and the command's LD_PRELOAD says so", out);
+		printf("decided: %.*s\n", (int)strcspn(err, "\n"), err);
+		rc = run(a_auto, env, 0, out, err, sizeof out);
+		check(rc == CHILD_RC && strstr(err, "measured this boot, cached in /tmp/run_decide.cache"),
+		      "the second start reads the boot's cache", err);
+	} else {
+		check(0, "the kernel's answer is EBADF or EFAULT", strerror(e));
+	}
+	const char *a_always[] = { "--always", self, "--child", 0 };
+	rc = run(a_always, env, 0, out, err, sizeof out);
+	check(rc == CHILD_RC && strstr(out, want), "--always preloads", err);
+	const char *a_never[] = { "--never", self, "--child", 0 };
+	rc = run(a_never, env, 0, out, err, sizeof out);
+	check(rc == CHILD_RC && strstr(out, "LD_PRELOAD=(unset)"), "--never does not", err);
+	rc = run(a_auto, env, 1, out, err, sizeof out);
+	if (rc == 99) {
+		printf("skip statx EPERM: no seccomp filters in this kernel\n");
+	} else {
+		check(rc == CHILD_RC && strstr(err, "statx is refused here with EPERM") && strstr(out, want),
+		      "statx answered EPERM (a sandbox): preloads", err);
+	}
+	const char *a_none[] = { "no-such-command-rd", 0 };
+	rc = run(a_none, env, 0, out, err, sizeof out);
+	check(rc == 127, "command not found: 127", err);
+	const char *a_nolib[] = { "--always", self, "--child", 0 };
+	rc = run(a_nolib, env_nolib, 0, out, err, sizeof out);
+	check(rc == 127 && strstr(err, "cannot find libsysshim"), "no library to preload: 127", err);
+	printf("run-decide: %d passed, %d failed\n", pass, fail);
+	return fail != 0;
+}
