@@ -116,9 +116,10 @@ $(TB)/x86_64/sysshim-probe: tools/sysshim-probe.c $(TB_SB)/lib/libsysshim.a incl
 # arch's own sysshim-run as /bin/sysshim-run (an r: tree of the image; built by the
 # top Makefile's rule in a build directory of its own).
 TB_RUN_HDRS = tools/sysshim-run.c $(wildcard arch/generic/*.h src/internal/*.h)
-$(TB)/x86_64/run_decide: tests/kernel/run_decide.c
+TB_RD_CFLAGS = -std=gnu11 -O2 -Wall -D_GNU_SOURCE -Iinclude -Itests -Itests/common
+$(TB)/x86_64/run_decide: tests/kernel/run_decide.c tests/common/testutil.c tests/common/testutil.h
 	@mkdir -p $(dir $@)
-	$(TB_HOSTCC) -static -O2 -Wall -o $@ $<
+	$(TB_HOSTCC) -static $(TB_RD_CFLAGS) -o $@ $< tests/common/testutil.c
 
 $(TB)/x86_64/runroot/bin/sysshim-run: $(TB_RUN_HDRS) $(wildcard arch/x86_64/*.h)
 	@$(MAKE) --no-print-directory B=$(TB)/x86_64/run ARCH=x86_64 CC=$(TB_HOSTCC) $(TB)/x86_64/run/bin/sysshim-run
@@ -224,9 +225,9 @@ $(TB)/aarch64/init: tests/kernel/init.c
 	@mkdir -p $(dir $@)
 	$(TB_A64_CC) -static -O2 -Wall -o $@ $<
 
-$(TB)/aarch64/run_decide: tests/kernel/run_decide.c
+$(TB)/aarch64/run_decide: tests/kernel/run_decide.c tests/common/testutil.c tests/common/testutil.h
 	@mkdir -p $(dir $@)
-	$(TB_A64_CC) -static -O2 -Wall -o $@ $<
+	$(TB_A64_CC) -static $(TB_RD_CFLAGS) -o $@ $< tests/common/testutil.c
 
 $(TB)/aarch64/runroot/bin/sysshim-run: $(TB_RUN_HDRS) $(wildcard arch/aarch64/*.h)
 	@$(MAKE) --no-print-directory B=$(TB)/aarch64/run ARCH=aarch64 CC=$(TB_A64_CC) $(TB)/aarch64/run/bin/sysshim-run
