@@ -8,8 +8,8 @@
 #                     then the patched 6.1 kernel with stock glibc and sysshim-run (when
 #                     built: see BR_KP); the per-process cost (/bin/true) also under an
 #                     empty .so, sysshim-run --always and --never; medians, paired
-#                     differences with 95% intervals; about 12 minutes (BR_STRACE=1: the
-#                     syscall counts and call sites, about 20 more). Not in make check.
+#                     differences with 95% intervals; about 12 minutes (BR_STRACE=1 adds
+#                     the syscall counts and call sites, not timed). Not in make check.
 #   make check-real   the same bed, one round per kernel: outputs identical across the
 #                     set-ups, sysshim-run preloads on 6.1 and steps aside on 6.12 (check)
 #   make bench-real-native   the per-process cost of a preload on this host
@@ -80,8 +80,8 @@ br-prep: br-rootfs tb-fetch-kernel tb-fetch-kernel-6.12
 # KERNELS: label=vmlinuz pairs; BR_EXTRA_KERNELS adds more (e.g. a patched 6.1).
 BR_KERNELS = 6.1=$(TB_DL)/kernel/vmlinuz 6.12=$(TB_K612)/vmlinuz $(BR_EXTRA_KERNELS)
 
-# BR_STRACE=1 adds the strace round (syscall counts and call sites, about 20 minutes under
-# TCG) on the first kernel: the counts are the same userspace's on every kernel.
+# BR_STRACE=1 adds the strace round (syscall counts and call sites; slow under TCG, and not
+# timed to the end yet) on the first kernel: the counts are the same userspace's on every kernel.
 BR_STRACE ?= 0
 # The kernel series (kernel-patches/linux-6.1, patches 1-4) on Debian's configuration, booted
 # last with stock glibc (glibc alone and sysshim-run), when it is built: make

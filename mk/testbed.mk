@@ -114,16 +114,18 @@ $(TB)/x86_64/sysshim-probe: tools/sysshim-probe.c $(TB_SB)/lib/libsysshim.a incl
 
 # sysshim-run's decision on each booted kernel (tests/kernel/run_decide.c), with the
 # arch's own sysshim-run as /bin/sysshim-run (an r: tree of the image; built by the
-# top Makefile's rule in a build directory of its own).
-TB_RUN_HDRS = tools/sysshim-run.c $(wildcard arch/generic/*.h src/internal/*.h)
+# top Makefile's rule in a build directory of its own). ARCH is the directory's name;
+# TB_CC_<arch> its compiler.
+TB_CC_x86_64 = $(TB_HOSTCC)
+TB_CC_aarch64 = $(TB_A64_CC)
 TB_RD_CFLAGS = -std=gnu11 -O2 -Wall -D_GNU_SOURCE -Iinclude -Itests -Itests/common
-$(TB)/x86_64/run_decide: tests/kernel/run_decide.c tests/common/testutil.c tests/common/testutil.h
+$(TB)/%/run_decide: tests/kernel/run_decide.c tests/common/testutil.c tests/common/testutil.h
 	@mkdir -p $(dir $@)
-	$(TB_HOSTCC) -static $(TB_RD_CFLAGS) -o $@ $< tests/common/testutil.c
+	$(TB_CC_$*) -static $(TB_RD_CFLAGS) -o $@ $< tests/common/testutil.c
 
-$(TB)/x86_64/runroot/bin/sysshim-run: $(TB_RUN_HDRS) $(wildcard arch/x86_64/*.h)
-	@$(MAKE) --no-print-directory B=$(TB)/x86_64/run ARCH=x86_64 CC=$(TB_HOSTCC) $(TB)/x86_64/run/bin/sysshim-run
-	@mkdir -p $(dir $@) && cp $(TB)/x86_64/run/bin/sysshim-run $@
+$(TB)/%/runroot/bin/sysshim-run: tools/sysshim-run.c $(wildcard arch/*/*.h src/internal/*.h)
+	@$(MAKE) --no-print-directory B=$(TB)/$*/run ARCH=$* CC=$(TB_CC_$*) $(TB)/$*/run/bin/sysshim-run
+	@mkdir -p $(dir $@) && cp $(TB)/$*/run/bin/sysshim-run $@
 
 $(TB)/x86_64/check.cpio.gz: $(TB)/x86_64/init $(TB)/x86_64/sysshim-probe $(TB_X86_SUITES) \
 		$(TB)/x86_64/run_decide $(TB)/x86_64/runroot/bin/sysshim-run tools/testbed/mkinitramfs.sh
@@ -224,14 +226,6 @@ endif
 $(TB)/aarch64/init: tests/kernel/init.c
 	@mkdir -p $(dir $@)
 	$(TB_A64_CC) -static -O2 -Wall -o $@ $<
-
-$(TB)/aarch64/run_decide: tests/kernel/run_decide.c tests/common/testutil.c tests/common/testutil.h
-	@mkdir -p $(dir $@)
-	$(TB_A64_CC) -static $(TB_RD_CFLAGS) -o $@ $< tests/common/testutil.c
-
-$(TB)/aarch64/runroot/bin/sysshim-run: $(TB_RUN_HDRS) $(wildcard arch/aarch64/*.h)
-	@$(MAKE) --no-print-directory B=$(TB)/aarch64/run ARCH=aarch64 CC=$(TB_A64_CC) $(TB)/aarch64/run/bin/sysshim-run
-	@mkdir -p $(dir $@) && cp $(TB)/aarch64/run/bin/sysshim-run $@
 
 $(TB)/aarch64/check.cpio.gz: $(TB)/aarch64/init $(TB)/aarch64/sysshim-probe $(TB_A64_SUITES) \
 		$(TB)/aarch64/run_decide $(TB)/aarch64/runroot/bin/sysshim-run tools/testbed/mkinitramfs.sh

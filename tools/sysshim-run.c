@@ -100,6 +100,8 @@ static int seq(const char *a, const char *b)
 	return *a == *b;
 }
 
+/* The library's __ss_env_value (src/internal/env.c) would do, but it reads libc's
+ * `environ` through the GOT on aarch64, which is a relocation: not here. */
 static const char *get_env(const char *name)
 {
 	for (char **e = env; *e; e++) {
@@ -118,10 +120,27 @@ struct out {
 	size_t n;
 };
 
+/* Declares an empty struct out NAME without zeroing its buffer (an initializer would
+ * clear all 2 KB, on every start). */
+#define OUT(name) struct out name; name.n = 0
+
 static void put(struct out *o, const char *s)
 {
 	while (*s && o->n < sizeof o->b - 1)
 		o->b[o->n++] = *s++;
+}
+
+/* Whether something put did not fit (and was cut). */
+static int full(const struct out *o)
+{
+	return o->n >= sizeof o->b - 1;
+}
+
+/* The text so far as a C string (put always leaves room for the 0). */
+static char *cstr(struct out *o)
+{
+	o->b[o->n] = 0;
+	return o->b;
 }
 
 /* v / 10^dec with dec decimals (rounded by the caller), e.g. put_fix(o, 250, 2) = "2.50". */
@@ -156,7 +175,7 @@ static void flush(struct out *o, int fd)
 
 static void say(const char *a, const char *b, const char *c)
 {
-	struct out o = { .n = 0 };
+	OUT(o);
 	put(&o, "sysshim-run: ");
 	put(&o, a);
 	put(&o, b ? b : "");
@@ -270,29 +289,21 @@ static long measure(uint64_t *fs, uint64_t *em)
 }
 
 /* ---- the per-boot cache: one line "BOOT_ID FSTAT_NS EMPTY_NS" */
-static void cache_path(char *buf, size_t n)
+/* The cache file's name into O; -1 when it does not fit (then nothing is cached). */
+static int cache_path(struct out *o)
 {
 	const char *e = get_env("SYSSHIM_RUN_CACHE"), *x = get_env("XDG_RUNTIME_DIR");
-	struct out o = { .n = 0 };
-	char uid[24];
 	if (e && *e) {
-		put(&o, e);
+		put(o, e);
 	} else if (x && *x == '/' && !__syscall(SYS_faccessat, AT_FDCWD, x, W_OK)) {
-		put(&o, x);
-		put(&o, "/sysshim-run.cache");
+		put(o, x);
+		put(o, "/sysshim-run.cache");
 	} else {
-		put(&o, "/tmp/sysshim-run-");
-		struct out u = { .n = 0 };
-		put_fix(&u, (uint64_t)__syscall(SYS_getuid), 0);
-		memcpy(uid, u.b, u.n);
-		uid[u.n] = 0;
-		put(&o, uid);
-		put(&o, ".cache");
+		put(o, "/tmp/sysshim-run-");
+		put_fix(o, (uint64_t)__syscall(SYS_getuid), 0);
+		put(o, ".cache");
 	}
-	if (o.n >= n)
-		o.n = n - 1;
-	memcpy(buf, o.b, o.n);
-	buf[o.n] = 0;
+	return full(o) ? -1 : 0;
 }
 
 static int read_small(const char *path, int flags, char *buf, size_t n, struct stat *st)
@@ -343,21 +354,18 @@ static int cache_read(const char *path, const char *boot, uint64_t *fs, uint64_t
 
 static void cache_write(const char *path, const char *boot, uint64_t fs, uint64_t em)
 {
-	struct out o = { .n = 0 };
-	char tmp[PATH_MAX + 32];
-	size_t n = slen(path);
-	if (n + 24 > sizeof tmp)
+	OUT(t);
+	OUT(o);
+	put(&t, path);
+	put(&t, ".");
+	put_fix(&t, (uint64_t)__syscall(SYS_getpid), 0);
+	if (full(&t))
 		return;
-	put(&o, path);
-	put(&o, ".");
-	put_fix(&o, (uint64_t)__syscall(SYS_getpid), 0);
-	memcpy(tmp, o.b, o.n);
-	tmp[o.n] = 0;
+	const char *tmp = cstr(&t);
 	int fd = (int)__syscall(SYS_openat, AT_FDCWD, tmp,
 				O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
 	if (fd < 0)
 		return;
-	o.n = 0;
 	put(&o, boot);
 	put(&o, " ");
 	put_fix(&o, fs, 1);
@@ -406,11 +414,10 @@ static void decide(struct decision *d, const char *mode)
 		return;
 	}
 	uint64_t fs = 0, em = 0, ratio_min = 150;
-	const char *hook = get_env("SYSSHIM_RUN_TIMING"), *r = get_env("SYSSHIM_RUN_RATIO");
-	char cpath[PATH_MAX], boot[128];
+	const char *hook = get_env("SYSSHIM_RUN_TIMING"), *r;
+	char boot[128];
+	OUT(cpath);
 	int64_t v, v2;
-	if (r && (v = parse_fix(&r, 2)) > 0)
-		ratio_min = (uint64_t)v;
 	int hooked = hook && (v = parse_fix(&hook, 1)) > 0 && (v2 = parse_fix(&hook, 1)) > 0;
 	if (hooked)
 		fs = (uint64_t)v, em = (uint64_t)v2;
@@ -420,13 +427,14 @@ static void decide(struct decision *d, const char *mode)
 		       "glibc's empty-path fstat is on the fast path, nothing to save");
 		return;
 	}
-	struct out src = { .n = 0 };
+	if ((r = get_env("SYSSHIM_RUN_RATIO")) && (v = parse_fix(&r, 2)) > 0)
+		ratio_min = (uint64_t)v;
+	OUT(src);
 	if (hooked) {
 		put(&src, "from SYSSHIM_RUN_TIMING");
 	} else {
-		cache_path(cpath, sizeof cpath);
-		int have_boot = !read_boot_id(boot, sizeof boot);
-		if (have_boot && !cache_read(cpath, boot, &fs, &em)) {
+		int have_boot = !cache_path(&cpath) && !read_boot_id(boot, sizeof boot);
+		if (have_boot && !cache_read(cstr(&cpath), boot, &fs, &em)) {
 			put(&src, "measured this boot, cached in ");
 		} else {
 			long m = measure(&fs, &em);
@@ -443,14 +451,13 @@ static void decide(struct decision *d, const char *mode)
 			}
 			put(&src, "measured now");
 			if (have_boot) {
-				cache_write(cpath, boot, fs, em);
+				cache_write(cstr(&cpath), boot, fs, em);
 				put(&src, ", cached in ");
 			}
 		}
 		if (have_boot)
-			put(&src, cpath);
+			put(&src, cstr(&cpath));
 	}
-	src.b[src.n] = 0;
 	uint64_t ratio = (em * 100 + fs / 2) / fs;
 	d->preload = ratio >= ratio_min;
 	put(w, "newfstatat(fd, \"\", AT_EMPTY_PATH) costs ");
@@ -460,7 +467,7 @@ static void decide(struct decision *d, const char *mode)
 	put(w, " vs ");
 	put_fix(w, (fs + 5) / 10, 0);
 	put(w, " ns, ");
-	put(w, src.b);
+	put(w, cstr(&src));
 	put(w, d->preload ? "): the kernel lacks the empty-path fast path, glibc's fstat() pays it"
 			  : "): the kernel has the empty-path fast path, nothing to save");
 	put(w, " (threshold ");
@@ -475,71 +482,57 @@ static int is_file(const char *path)
 	return !__syscall(SYS_newfstatat, AT_FDCWD, path, &st, 0) && (st.st_mode & S_IFMT) == S_IFREG;
 }
 
+/* LIB = CAND made absolute (the command may change directory), if CAND is a file. */
+static int absolute(struct out *lib, const char *cand)
+{
+	char cwd[PATH_MAX];
+	if (!is_file(cand))
+		return -1;
+	lib->n = 0;
+	if (cand[0] != '/') {
+		if (__syscall(SYS_getcwd, cwd, sizeof cwd) <= 0)
+			return -1;
+		put(lib, cwd);
+		put(lib, "/");
+	}
+	put(lib, cand);
+	return full(lib) ? -1 : 0;
+}
+
 /* $SYSSHIM_LIB when it is set (and then only it: a wrong setting is an error, not a
  * reason to load another file), else the first of ../lib beside this program (the
- * build tree) and the libdir it was built for; made absolute (the command may change
- * directory). */
-static int find_lib(char *lib, size_t n, const char *argv0, struct out *looked)
+ * build tree) and the libdir it was built for. LOOKED says where it looked. */
+static int find_lib(struct out *lib, const char *argv0, struct out *looked)
 {
-	char exe[PATH_MAX], cand[PATH_MAX + 64];
 	const char *e = get_env("SYSSHIM_LIB");
+	if (e && *e) {
+		put(looked, "SYSSHIM_LIB=");
+		put(looked, e);
+		put(looked, ", which is no file");
+		return absolute(lib, e);
+	}
+	/* This program's directory (argv[0]'s without /proc), or ".". */
+	char exe[PATH_MAX];
 	long k = __syscall(SYS_readlinkat, AT_FDCWD, "/proc/self/exe", exe, sizeof exe - 1);
-	if (k > 0) {
-		exe[k] = 0;
-	} else {
-		size_t m = slen(argv0);
-		if (m >= sizeof exe)
-			m = 0;
-		memcpy(exe, argv0, m);
-		exe[m] = 0;
+	if (k <= 0) {
+		k = (long)slen(argv0);
+		if (k >= (long)sizeof exe)
+			k = 0;
+		memcpy(exe, argv0, (size_t)k);
 	}
-	/* exe's directory, or "." */
-	size_t dir = slen(exe);
-	while (dir && exe[dir - 1] != '/')
-		dir--;
-	if (dir > 1)
-		dir--;
-	for (int i = e && *e ? 0 : 1; i < 3; i++) {
-		struct out c = { .n = 0 };
-		if (i == 0) {
-			put(&c, e);
-			put(looked, "SYSSHIM_LIB=");
-			put(looked, e);
-			put(looked, ", which is no file");
-		} else if (i == 1) {
-			if (dir)
-				exe[dir] = 0;
-			put(&c, dir ? exe : ".");
-			put(&c, "/../lib/" SYSSHIM_SONAME);
-			put(looked, dir ? exe : ".");
-			put(looked, "/../lib, ");
-		} else {
-			put(&c, SYSSHIM_LIBDIR "/" SYSSHIM_SONAME);
-			put(looked, SYSSHIM_LIBDIR);
-		}
-		memcpy(cand, c.b, c.n);
-		cand[c.n] = 0;
-		if (!is_file(cand)) {
-			if (i == 0)
-				return -1;
-			continue;
-		}
-		struct out a = { .n = 0 };
-		if (cand[0] != '/') {
-			char cwd[PATH_MAX];
-			if (__syscall(SYS_getcwd, cwd, sizeof cwd) <= 0)
-				return -1;
-			put(&a, cwd);
-			put(&a, "/");
-		}
-		put(&a, cand);
-		if (a.n >= n || a.n >= sizeof a.b - 1)
-			return -1;
-		memcpy(lib, a.b, a.n);
-		lib[a.n] = 0;
+	while (k && exe[k - 1] != '/')
+		k--;
+	if (k > 1)
+		k--;
+	exe[k] = 0;
+	OUT(c);
+	put(&c, k ? exe : ".");
+	put(&c, "/../lib/" SYSSHIM_SONAME);
+	put(looked, k ? exe : ".");
+	put(looked, "/../lib, " SYSSHIM_LIBDIR);
+	if (!full(&c) && !absolute(lib, cstr(&c)))
 		return 0;
-	}
-	return -1;
+	return absolute(lib, SYSSHIM_LIBDIR "/" SYSSHIM_SONAME);
 }
 
 /* ---- running the command, as execvp(3) does */
@@ -610,7 +603,7 @@ failed:
 /* ---- options */
 static void usage(int fd)
 {
-	struct out o = { .n = 0 };
+	OUT(o);
 	put(&o, "usage: sysshim-run [-v] [--always|--never|--auto] [--] COMMAND [ARGS...]\n"
 		"Runs COMMAND with " SYSSHIM_SONAME " preloaded where it can pay:\n"
 		"  - a sandbox refuses statx with EPERM (glibc does not fall back: ls and stat fail); or\n"
@@ -645,7 +638,7 @@ static int sysshim_run(int argc, char **argv)
 			usage(1);
 			return 0;
 		} else if (seq(a, "--version")) {
-			struct out o = { .n = 0 };
+			OUT(o);
 			put(&o, "sysshim-run (sysshim) " SYSSHIM_VERSION "\n");
 			flush(&o, 1);
 			return 0;
@@ -655,7 +648,7 @@ static int sysshim_run(int argc, char **argv)
 			mode = a + 2;
 		} else if (seq(a, "--measure")) {
 			uint64_t fs, em;
-			struct out o = { .n = 0 };
+			OUT(o);
 			long m = measure(&fs, &em);
 			if (m) {
 				say(m == 1 ? "the clock here does not move over 16 calls: cannot time them" :
@@ -691,27 +684,26 @@ static int sysshim_run(int argc, char **argv)
 			say("not preloading: asked not to (--never or SYSSHIM_RUN=never)", 0, 0);
 		return run(argv + i, env);
 	}
-	struct decision d = { .preload = 0, .why = { .n = 0 } };
+	struct decision d;
+	d.preload = 0;
+	d.why.n = 0;
 	decide(&d, mode);
-	d.why.b[d.why.n] = 0;
 	/* The library is looked for only where it is to be loaded: stepping aside costs
 	 * the decision's three syscalls and nothing else. */
-	char lib[PATH_MAX];
-	struct out looked = { .n = 0 };
-	if (d.preload && find_lib(lib, sizeof lib, argv[0], &looked)) {
-		looked.b[looked.n] = 0;
-		say("cannot find " SYSSHIM_SONAME " (looked in ", looked.b,
+	OUT(lib);
+	OUT(looked);
+	if (d.preload && find_lib(&lib, argv[0], &looked)) {
+		say("cannot find " SYSSHIM_SONAME " (looked in ", cstr(&looked),
 		    "); set SYSSHIM_LIB=/path/to/" SYSSHIM_SONAME);
 		return 127;
 	}
 	if (verbose) {
-		struct out o = { .n = 0 };
+		OUT(o);
 		put(&o, d.preload ? "preloading " : "not preloading");
-		put(&o, d.preload ? lib : "");
+		put(&o, d.preload ? cstr(&lib) : "");
 		put(&o, ": ");
-		put(&o, d.why.b);
-		o.b[o.n] = 0;
-		say(o.b, 0, 0);
+		put(&o, cstr(&d.why));
+		say(cstr(&o), 0, 0);
 	}
 	if (!d.preload)
 		return run(argv + i, env);
@@ -720,10 +712,10 @@ static int sysshim_run(int argc, char **argv)
 	const char *old = get_env("LD_PRELOAD");
 	while (env[n])
 		n++;
-	size_t ln = slen(lib), on = old ? slen(old) : 0;
+	size_t ln = lib.n, on = old ? slen(old) : 0;
 	char pre[ln + on + 13], *nenv[n + 2];
 	memcpy(pre, "LD_PRELOAD=", 11);
-	memcpy(pre + 11, lib, ln);
+	memcpy(pre + 11, lib.b, ln);
 	if (on) {
 		pre[11 + ln] = ':';
 		memcpy(pre + 12 + ln, old, on + 1);
