@@ -21,6 +21,8 @@
 #include <sys/epoll.h>
 #include <sys/eventfd.h>
 #include <sys/prctl.h>
+#include <sys/ptrace.h>
+#include <sys/mman.h>
 #include <sys/resource.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
@@ -185,8 +187,10 @@ START_TEST(notifier_errors)
 	errno = 0;
 	ck_assert_int_eq(sysshim_notify(&n), -1);
 	ck_assert_int_eq(errno, EBADF);
-	/* The failed notify left the flag clear: it would try again. */
-	ck_assert_uint_eq(n.pending, 0);
+	/* The failed notify left the flag clear: the next one tries again. */
+	errno = 0;
+	ck_assert_int_eq(sysshim_notify(&n), -1);
+	ck_assert_int_eq(errno, EBADF);
 	errno = 0;
 	ck_assert_int_eq(sysshim_notifier_drain(&n, NULL), -1);
 	ck_assert_int_eq(errno, EBADF);
@@ -1460,6 +1464,288 @@ START_TEST(batch_bad_fds)
 }
 END_TEST
 
+/* ---- the edges: a full counter, a write the kernel keeps, a refused syscall ---- */
+
+extern void __ss_uring_set_state(unsigned v);
+#define SS_URING_ASIS 3	/* the probe's "writes fail at once without RWF_NOWAIT" */
+
+/* Runs fn in a child under a watchdog: a hang fails, with what it was doing. */
+static void in_child_within(void (*fn)(int), int arg, int secs)
+{
+	pid_t pid = fork();
+	ck_assert_int_ge(pid, 0);
+	if (pid == 0) {
+		alarm((unsigned)(secs * slow()));
+		fn(arg);
+		_exit(0);
+	}
+	int status;
+	waitpid(pid, &status, 0);
+	ck_assert_msg(!WIFSIGNALED(status) || WTERMSIG(status) != SIGALRM,
+		      "it hung: still waiting after %d s", (int)(secs * slow()));
+	ck_assert_msg(WIFEXITED(status) && WEXITSTATUS(status) == 0, "child failed: status 0x%x (%d)",
+		      status, WIFEXITED(status) ? WEXITSTATUS(status) : -1);
+}
+
+/* Two non-blocking eventfds, the first that can never take 1 more without a read:
+ * every way returns at once, keeps the first with EAGAIN and applies the second. */
+static void full_counter_case(int way)
+{
+	int a = efd(0, EFD_NONBLOCK), c = efd(0, EFD_NONBLOCK);
+	uint64_t fill = way & 4 ? EFD_MAX - 1 : EFD_MAX, add = way & 4 ? 5 : 1;
+	struct sysshim_batch b;
+	struct sysshim_batch_ent e[2];
+
+	kwrite(a, fill);
+	sysshim_batch_init(&b, e, 2);
+	b.flags = (way & 3) == 0 ? SYSSHIM_BATCH_URING : (way & 3) == 1 ? SYSSHIM_BATCH_PLAIN : 0;
+	CHILD_CHECK(!sysshim_batch_add(&b, a, add) && !sysshim_batch_add(&b, c, 1), 2);
+	errno = 0;
+	CHILD_CHECK(sysshim_batch_flush(&b) == -1 && errno == EAGAIN, 3);
+	CHILD_CHECK(e[0].value == add && e[0].error == EAGAIN && e[1].value == 0, 4);
+	CHILD_CHECK(kread(c) == 1 && kread(a) == fill, 5);
+	/* The kept increment goes in once there is room, and only once. */
+	CHILD_CHECK(sysshim_batch_flush(&b) == 0, 6);
+	usleep(20000);
+	CHILD_CHECK(kread(a) == add && kread(a) == 0, 7);
+	sysshim_batch_destroy(&b);
+}
+
+START_TEST(batch_full_nonblocking_never_waits)
+{
+	in_child_within(full_counter_case, _i, 10);
+}
+END_TEST
+
+/* A kernel that keeps the write (io_uring arms a poll on a full eventfd when the write
+ * carries no RWF_NOWAIT: forced here through the probe's answer): the flush cancels it
+ * and reports it not applied, promptly, and the process stops using io_uring. */
+static void kept_write_case(int unused)
+{
+	int a = efd(0, EFD_NONBLOCK), c = efd(0, EFD_NONBLOCK);
+	struct sysshim_batch b;
+	struct sysshim_batch_ent e[2];
+
+	if (!kernel_has_uring())
+		return;
+	__ss_uring_set_state(SS_URING_ASIS);
+	kwrite(a, EFD_MAX);
+	sysshim_batch_init(&b, e, 2);
+	b.flags = SYSSHIM_BATCH_URING;
+	CHILD_CHECK(!sysshim_batch_add(&b, a, 1) && !sysshim_batch_add(&b, c, 1), 2);
+	errno = 0;
+	CHILD_CHECK(sysshim_batch_flush(&b) == -1 && errno == EAGAIN, 3);
+	CHILD_CHECK(e[0].value == 1 && e[0].error == EAGAIN && e[1].value == 0, 4);
+	CHILD_CHECK(kread(a) == EFD_MAX && kread(c) == 1, 5);
+	usleep(20000);
+	CHILD_CHECK(kread(a) == 0, 6);		/* the cancelled write never lands */
+	CHILD_CHECK(sysshim_batch_flush(&b) == 0 && kread(a) == 1, 7);
+	usleep(20000);
+	CHILD_CHECK(kread(a) == 0, 8);
+	sysshim_batch_destroy(&b);
+}
+
+START_TEST(batch_kept_write_is_cancelled)
+{
+	in_child_within(kept_write_case, 0, 10);
+}
+END_TEST
+
+/* The write kept, the signal, the refused io_uring_enter: a filter refuses every
+ * io_uring_enter that submits one entry (the flush's cancellation; its submission
+ * has two), a signal arrives while the flush waits for the kept write, and a reader
+ * empties the counter 50 ms on. The kept write lands, the flush reports it applied,
+ * and the reader receives 1 for the 1 added: never 2. */
+static int kept_a;
+static pthread_t kept_main;
+
+static void *kept_reader(void *arg)
+{
+	usleep(30000);
+	pthread_kill(kept_main, SIGUSR1);
+	usleep(20000);
+	*(uint64_t *)arg = kread(kept_a);
+	return 0;
+}
+
+static void on_usr1(int sig)
+{
+}
+
+static void kept_refused_case(int unused)
+{
+	int c = efd(0, EFD_NONBLOCK);
+	struct sysshim_batch b;
+	struct sysshim_batch_ent e[2];
+	uint64_t first = 0;
+	pthread_t t;
+	struct sigaction sa = { .sa_handler = on_usr1 };
+	struct sock_filter f[] = {
+		BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, nr)),
+		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_io_uring_enter, 0, 3),
+		BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, args[1])),
+		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, 1, 0, 1),
+		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | EPERM),
+		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
+	};
+	struct sock_fprog prog = { .len = 6, .filter = f };
+
+	if (!kernel_has_uring())
+		return;
+	kept_a = efd(0, EFD_NONBLOCK);
+	__ss_uring_set_state(SS_URING_ASIS);
+	sigaction(SIGUSR1, &sa, 0);
+	if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) || prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &prog))
+		return;		/* no seccomp here (qemu-user) */
+	kwrite(kept_a, EFD_MAX);
+	sysshim_batch_init(&b, e, 2);
+	b.flags = SYSSHIM_BATCH_URING;
+	CHILD_CHECK(!sysshim_batch_add(&b, kept_a, 1) && !sysshim_batch_add(&b, c, 1), 2);
+	kept_main = pthread_self();
+	pthread_create(&t, 0, kept_reader, &first);
+	int r = sysshim_batch_flush(&b);
+	pthread_join(t, 0);
+	CHILD_CHECK(first == EFD_MAX, 3);
+	if (r == 0) {
+		/* The kernel kept the write: it landed after the read, once. */
+		CHILD_CHECK(e[0].value == 0 && kread(kept_a) == 1, 4);
+	} else {
+		/* This kernel failed it at once after all: kept, and applied once later. */
+		CHILD_CHECK(e[0].value == 1 && e[0].error == EAGAIN, 5);
+		CHILD_CHECK(sysshim_batch_flush(&b) == 0 && kread(kept_a) == 1, 6);
+	}
+	CHILD_CHECK(kread(c) == 1 && sysshim_batch_flush(&b) == 0, 7);
+	usleep(20000);
+	CHILD_CHECK(kread(kept_a) == 0, 8);
+	sysshim_batch_destroy(&b);
+}
+
+START_TEST(batch_kept_write_then_refused_enter_applies_once)
+{
+	if (RUNNING_ON_VALGRIND)
+		return;	/* seccomp filters would refuse valgrind's own io_uring_enter */
+	in_child_within(kept_refused_case, 0, 10);
+}
+END_TEST
+
+/* membarrier refused after the notifier chose it, and write(2) refused too: the
+ * drain's own wakeup fails, and the next notify says so instead of answering 0. */
+static void fallback_refused_case(int unused)
+{
+	struct sysshim_notifier n;
+	uint64_t c = 0;
+	int nrs[] = { SYS_membarrier, SYS_write };
+
+	CHILD_CHECK(!sysshim_notifier_init(&n, SYSSHIM_NOTIFIER_NONBLOCK), 2);
+	if (!(n.mode & 1))
+		return;		/* no membarrier here: nothing to fall back from */
+	CHILD_CHECK(sysshim_notify(&n) == 1, 3);
+	if (deny(nrs, 2, EPERM))
+		return;
+	CHILD_CHECK(sysshim_notifier_drain(&n, &c) == 1 && c == 1, 4);
+	errno = 0;
+	CHILD_CHECK(sysshim_notify(&n) == -1 && errno == EPERM, 5);
+	errno = 0;
+	CHILD_CHECK(sysshim_notify(&n) == -1 && errno == EPERM, 6);
+}
+
+START_TEST(notifier_fallback_write_refused)
+{
+	if (!forked_by_check() || RUNNING_ON_VALGRIND)
+		return;
+	in_child_within(fallback_refused_case, 0, 10);
+}
+END_TEST
+
+/* A producer's late step after its write must move only its own claim. Producer A
+ * (a process, stopped by ptrace right after its write) leaves its claim "writing";
+ * the consumer drains, waits its bounded while for A and clears; producer B (a
+ * process whose copy of the eventfd is closed, so its write fails) claims and is
+ * stopped at its write; A then finishes (its step must not take B's claim); B's
+ * write fails and its claim is cleared. The next notify must write. */
+static pid_t traced_notifier(struct sysshim_notifier *n, int close_fd)
+{
+	pid_t pid = fork();
+	if (pid == 0) {
+		if (close_fd)
+			close(n->fd);
+		ptrace(PTRACE_TRACEME, 0, 0, 0);
+		raise(SIGSTOP);
+		int r = sysshim_notify(n);
+		_exit(r == 1 ? 0 : r == 0 ? 10 : 20 + errno % 100);
+	}
+	return pid;
+}
+
+/* Runs the traced child to the entry (exit = 0) or the exit (exit = 1) of its next
+ * write(2); 0 when it got there. */
+static int run_to_write(pid_t pid, int exit)
+{
+	for (int i = 0; i < 200; i++) {
+		struct __ptrace_syscall_info si;
+		int status;
+		if (ptrace(PTRACE_SYSCALL, pid, 0, 0) || waitpid(pid, &status, 0) != pid ||
+		    !WIFSTOPPED(status))
+			return -1;
+		if (WSTOPSIG(status) != (SIGTRAP | 0x80))
+			continue;
+		if (ptrace(PTRACE_GET_SYSCALL_INFO, pid, sizeof si, &si) <= 0)
+			return -1;
+		if (!exit && si.op == PTRACE_SYSCALL_INFO_ENTRY && si.entry.nr == SYS_write)
+			return 0;
+		if (exit && si.op == PTRACE_SYSCALL_INFO_EXIT)
+			return 0;
+	}
+	return -1;
+}
+
+static int attach(pid_t pid)
+{
+	int status;
+	if (waitpid(pid, &status, 0) != pid || !WIFSTOPPED(status))
+		return -1;
+	return ptrace(PTRACE_SETOPTIONS, pid, 0, PTRACE_O_TRACESYSGOOD | PTRACE_O_EXITKILL);
+}
+
+static int finish(pid_t pid)
+{
+	int status;
+	ptrace(PTRACE_DETACH, pid, 0, 0);
+	waitpid(pid, &status, 0);
+	return WIFEXITED(status) ? WEXITSTATUS(status) : 100;
+}
+
+START_TEST(notifier_late_step_keeps_newer_claim)
+{
+	struct sysshim_notifier *n = mmap(0, sizeof *n, PROT_READ | PROT_WRITE,
+					  MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	uint64_t c;
+
+	if (RUNNING_ON_VALGRIND)
+		return;
+	ck_assert_int_eq(sysshim_notifier_init(n, SYSSHIM_NOTIFIER_NONBLOCK | SYSSHIM_NOTIFIER_FENCE), 0);
+	pid_t a = traced_notifier(n, 0);
+	if (attach(a) || run_to_write(a, 0) || run_to_write(a, 1)) {
+		kill(a, SIGKILL);
+		waitpid(a, 0, 0);
+		return;		/* no ptrace here (qemu-user, a kernel without it) */
+	}
+	/* A's write is in; A is stopped before its step to "written". */
+	ck_assert_int_eq(sysshim_notifier_drain(n, &c), 1);
+	ck_assert_uint_eq(c, 1);
+	pid_t b = traced_notifier(n, 1);
+	ck_assert_int_eq(attach(b), 0);
+	ck_assert_int_eq(run_to_write(b, 0), 0);	/* B has claimed, its write is next */
+	ck_assert_int_eq(finish(a), 0);			/* A: returns 1 */
+	ck_assert_int_eq(finish(b), 20 + EBADF);	/* B: -1, EBADF */
+	/* Nothing is pending: the next notify writes, and wakes the consumer. */
+	ck_assert_int_eq(sysshim_notify(n), 1);
+	ck_assert_int_eq(sysshim_notifier_drain(n, &c), 1);
+	ck_assert_uint_eq(c, 1);
+	sysshim_notifier_destroy(n);
+}
+END_TEST
+
 static Suite *suite(void)
 {
 	Suite *s = suite_create("eventfd");
@@ -1502,6 +1788,15 @@ static Suite *suite(void)
 	tcase_add_test(t, batch_env_bad_value);
 	tcase_add_loop_test(t, batch_clock, 0, 2);
 	tcase_set_timeout(t, 60 * slow());
+	suite_add_tcase(s, t);
+
+	t = tcase_create("edges");
+	tcase_add_loop_test(t, batch_full_nonblocking_never_waits, 0, 8);
+	tcase_add_test(t, batch_kept_write_is_cancelled);
+	tcase_add_test(t, batch_kept_write_then_refused_enter_applies_once);
+	tcase_add_test(t, notifier_fallback_write_refused);
+	tcase_add_test(t, notifier_late_step_keeps_newer_claim);
+	tcase_set_timeout(t, 30 * slow());
 	suite_add_tcase(s, t);
 
 	t = tcase_create("fallback");

@@ -47,9 +47,15 @@
  * calls membarrier(2) after clearing the flag (an asymmetric fence). */
 #define SS_NF_ASYM	1
 
-/* sysshim_notifier.pending: 0 clear, 1 set and its write in flight, 2 written. */
+/* sysshim_notifier.pending: the state in bits 0-1 (clear, its write in flight,
+ * written) and a generation in bits 2-31, counted up by every claim, so that a
+ * producer's late step from "writing" can only ever move its own claim, never a
+ * newer producer's. */
 #define SS_PEND_WRITING	1
 #define SS_PEND_WRITTEN	2
+#define SS_PEND_STATE	3
+#define SS_PEND_GEN	4
+hidden int __ss_notifier_wake(struct sysshim_notifier *n);
 /* How long a drain waits for a write in flight before clearing anyway: a spin,
  * then a few sched_yield()s for a writer that our own wakeup preempted. */
 #define SS_DRAIN_SPIN	256
@@ -147,15 +153,28 @@ static inline int ss_uring_eligible(const struct sysshim_batch_ent *e)
 	       e->value <= EFD_MAX;
 }
 
-/* The io_uring probe word: 0 not asked yet, else SS_URING_OK or SS_URING_NO. */
-#define SS_URING_OK	1
-#define SS_URING_NO	2
+/* The io_uring probe word (uring.c): 0 not asked yet, else one of these. io_uring
+ * arms a poll and waits for a full eventfd to become writable, O_NONBLOCK or not;
+ * the batch takes the ring only where this kernel makes such a write fail at once
+ * with EAGAIN, as write(2) does, so that no write outlives its flush. */
+#define SS_URING_NO	1	/* no ring, or it would wait: plain writes */
+#define SS_URING_NOWAIT	2	/* the writes carry RWF_NOWAIT */
+#define SS_URING_ASIS	3	/* RWF_NOWAIT refused, but a write fails at once anyway */
+#define RWF_NOWAIT	8
+
+#define IORING_OP_ASYNC_CANCEL	14
+/* user_data of a cancellation: never an entry's index. */
+#define SS_UD_CANCEL	(1ULL << 63)
 
 hidden int __ss_uring_usable(void);
+hidden unsigned __ss_uring_rw_flags(void);
 hidden void __ss_uring_refused(void);
+hidden void __ss_uring_set_state(unsigned v);
 hidden long __ss_ring_setup(struct ss_ring *r);
 hidden void __ss_ring_free(struct ss_ring *r);
 hidden long __ss_ring_get(struct ss_ring *r);
+hidden void __ss_ring_prep(struct ss_ring *r, unsigned idx, unsigned op, int fd, const void *buf,
+			   unsigned len, unsigned rw_flags, uint64_t user_data);
 hidden long __ss_uring_flush(struct sysshim_batch *b);
 hidden uint64_t __ss_uring_enter_ns(struct sysshim_batch *b);
 

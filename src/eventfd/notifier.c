@@ -25,6 +25,9 @@ SS_EXPORT int sysshim_notifier_destroy(struct sysshim_notifier *n)
 	if (fd < 0)
 		return __syscall_ret(-EBADF);
 	n->fd = -1;
+	/* A wakeup left pending must not make a later notify answer 0: it is to
+	 * find the notifier closed (EBADF). */
+	__atomic_fetch_and(&n->pending, ~SS_PEND_STATE, __ATOMIC_SEQ_CST);
 	return __syscall_ret(__syscall(SYS_close, fd));
 }
 
@@ -40,8 +43,8 @@ SS_EXPORT int sysshim_notifier_fd(const struct sysshim_notifier *n)
  * membarrier(2) here against a compiler barrier there. */
 SS_EXPORT int sysshim_notifier_drain(struct sysshim_notifier *n, uint64_t *count)
 {
-	static const uint64_t one = 1;
 	uint64_t v = 0;
+	unsigned w;
 	long r;
 
 	if (n->fd < 0)
@@ -56,22 +59,30 @@ SS_EXPORT int sysshim_notifier_drain(struct sysshim_notifier *n, uint64_t *count
 	 * never ends. Give it a moment to land (the writer may be the very thread
 	 * our wakeup preempted), then clear anyway. */
 	for (unsigned i = 0; i < SS_DRAIN_SPIN + SS_DRAIN_YIELD; i++) {
-		if (__atomic_load_n(&n->pending, __ATOMIC_ACQUIRE) != SS_PEND_WRITING)
+		w = __atomic_load_n(&n->pending, __ATOMIC_ACQUIRE);
+		if ((w & SS_PEND_STATE) != SS_PEND_WRITING)
 			break;
 		if (i < SS_DRAIN_SPIN)
 			ss_relax();
 		else
 			__syscall(SYS_sched_yield);
 	}
-	__atomic_store_n(&n->pending, 0, __ATOMIC_RELAXED);
+	/* Clear the state, keep the generation: a producer still writing then
+	 * finds its claim gone and leaves the flag alone. */
+	w = __atomic_load_n(&n->pending, __ATOMIC_RELAXED);
+	while (!__atomic_compare_exchange_n(&n->pending, &w, w & ~SS_PEND_STATE, 1,
+					    __ATOMIC_RELAXED, __ATOMIC_RELAXED))
+		;
 	if (__atomic_load_n(&n->mode, __ATOMIC_RELAXED) & SS_NF_ASYM) {
 		if (unlikely(__syscall(SYS_membarrier, MEMBARRIER_CMD_PRIVATE_EXPEDITED, 0, 0))) {
 			/* Refused after all (a new seccomp filter): producers fence from
 			 * now on, and a wakeup of our own makes the consumer look again
-			 * once those that did not have surely published. */
+			 * once those that did not have surely published. If that write
+			 * fails too, the flag is left clear: the next notify writes
+			 * again, or reports why it cannot. */
 			__atomic_store_n(&n->mode, 0, __ATOMIC_SEQ_CST);
-			__atomic_store_n(&n->pending, SS_PEND_WRITTEN, __ATOMIC_SEQ_CST);
-			__syscall(SYS_write, n->fd, &one, sizeof one);
+			__atomic_thread_fence(__ATOMIC_SEQ_CST);
+			__ss_notifier_wake(n);
 		}
 	}
 	__atomic_thread_fence(__ATOMIC_SEQ_CST);

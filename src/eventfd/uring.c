@@ -2,47 +2,125 @@
 
 static unsigned word;
 
-static int refused(long r)
+/* One write of *v to fd through the ring, submitted without waiting: its result, or
+ * 1 when the kernel kept it (it waits for the eventfd to become writable). */
+static long one_write(struct ss_ring *r, int fd, const uint64_t *v, unsigned rwf)
 {
-	return r == -ENOSYS || r == -EPERM;
-}
-
-static unsigned probe(void)
-{
-	struct ss_ring r = { .fd = -1 };
-	unsigned v = SS_URING_NO, old = 0;
+	unsigned tail = *r->sq_tail, head;
 	long e;
 
-	if (!__ss_env_off("SYSSHIM_EVENTFD_URING")) {
-		e = __ss_ring_setup(&r);
-		if (e < 0 && !refused(e))
-			return 0;
-		if (!e)
-			v = SS_URING_OK;
+	__ss_ring_prep(r, tail & r->sq_mask, IORING_OP_WRITE, fd, v, sizeof *v, rwf, 0);
+	__atomic_store_n(r->sq_tail, tail + 1, __ATOMIC_RELEASE);
+	e = __syscall(SYS_io_uring_enter, r->fd, 1, 0, IORING_ENTER_GETEVENTS, 0, 0);
+	if (e < 0)
+		return e;
+	head = *r->cq_head;
+	if (head == __atomic_load_n(r->cq_tail, __ATOMIC_ACQUIRE))
+		return 1;
+	e = r->cqes[head & r->cq_mask].res;
+	__atomic_store_n(r->cq_head, head + 1, __ATOMIC_RELEASE);
+	return e;
+}
+
+/* Whether a write to a full non-blocking eventfd fails at once with these rw_flags:
+ * 1 yes, 0 no, or a negative errno (ring or eventfd not to be had). A write the
+ * kernel kept goes with the ring and the eventfd, both ours. */
+static long fails_at_once(unsigned rwf)
+{
+	static const uint64_t fill = EFD_MAX, one = 1;
+	struct ss_ring r = { .fd = -1 };
+	long e = __ss_ring_setup(&r), efd;
+
+	if (e < 0)
+		return e;
+	efd = __syscall(SYS_eventfd2, 0, EFD_NONBLOCK | EFD_CLOEXEC);
+	if (efd < 0) {
 		__ss_ring_free(&r);
+		return efd;
+	}
+	e = one_write(&r, efd, &fill, rwf);
+	if (e == sizeof fill)
+		e = one_write(&r, efd, &one, rwf) == -EAGAIN;
+	else if (e > 0 || e == -EOPNOTSUPP || e == -EINVAL)
+		e = 0;
+	__ss_ring_free(&r);
+	__syscall(SYS_close, efd);
+	return e;
+}
+
+/* Asked once per process: a ring that can be set up, and writes that fail at once
+ * on a full non-blocking eventfd, with RWF_NOWAIT or (where it is refused) without. */
+static unsigned probe(void)
+{
+	unsigned v = SS_URING_NO, old = 0;
+	long e = 0;
+
+	if (!__ss_env_off("SYSSHIM_EVENTFD_URING")) {
+		e = fails_at_once(RWF_NOWAIT);
+		if (e == 0)
+			e = fails_at_once(0) > 0 ? 2 : 0;
+		if (e < 0 && !__ss_denied(e))
+			return 0;	/* out of fds or memory: ask again later */
+		v = e == 1 ? SS_URING_NOWAIT : e == 2 ? SS_URING_ASIS : SS_URING_NO;
 	}
 	if (!__atomic_compare_exchange_n(&word, &old, v, 0, __ATOMIC_RELAXED, __ATOMIC_RELAXED))
 		return old;
 	return v;
 }
 
-int __ss_uring_usable(void)
+static unsigned state(void)
 {
 	unsigned v = __atomic_load_n(&word, __ATOMIC_RELAXED);
-	if (unlikely(!v))
-		v = probe();
-	return v == SS_URING_OK;
+	return likely(v) ? v : probe();
 }
 
-/* A sandbox that refuses io_uring after the probe said yes. */
+int __ss_uring_usable(void)
+{
+	unsigned v = state();
+	return v == SS_URING_NOWAIT || v == SS_URING_ASIS;
+}
+
+unsigned __ss_uring_rw_flags(void)
+{
+	return state() == SS_URING_NOWAIT ? RWF_NOWAIT : 0;
+}
+
+/* A sandbox that refuses io_uring after the probe said yes, or a kernel that kept
+ * a write after all. */
 void __ss_uring_refused(void)
 {
 	__atomic_store_n(&word, SS_URING_NO, __ATOMIC_RELAXED);
 }
 
+/* For the tests: as if the probe had answered v (SS_URING_*). */
+void __ss_uring_set_state(unsigned v)
+{
+	__atomic_store_n(&word, v, __ATOMIC_RELAXED);
+}
+
 SS_EXPORT int sysshim_eventfd_uring(void)
 {
 	return __ss_uring_usable();
+}
+
+void __ss_ring_prep(struct ss_ring *r, unsigned idx, unsigned op, int fd, const void *buf,
+		    unsigned len, unsigned rw_flags, uint64_t user_data)
+{
+	struct io_uring_sqe *s = &r->sqes[idx];
+
+	s->opcode = op;
+	s->flags = 0;
+	s->ioprio = 0;
+	s->fd = fd;
+	s->off = 0;
+	s->addr = (uintptr_t)buf;
+	s->len = len;
+	s->rw_flags = rw_flags;
+	s->user_data = user_data;
+	s->buf_index = s->personality = 0;
+	s->splice_fd_in = 0;
+	s->addr3 = s->__pad2 = 0;
+	r->sq_array[idx] = idx;
 }
 
 long __ss_ring_setup(struct ss_ring *r)

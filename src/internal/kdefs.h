@@ -21,6 +21,7 @@
 #define ENAMETOOLONG	36
 #define ENOSYS		38
 #define ELOOP		40
+#define EOPNOTSUPP	95
 
 #define AT_FDCWD		(-100)
 #define AT_SYMLINK_NOFOLLOW	0x100
@@ -64,6 +65,12 @@ struct statx {
 };
 
 _Static_assert(sizeof(struct statx) == 256, "struct statx is 256 bytes");
+
+/* A syscall that a sandbox (seccomp) or the kernel refuses outright. */
+static inline int __ss_denied(long r)
+{
+	return r == -ENOSYS || r == -EPERM;
+}
 
 /* glibc's and musl's 64-bit dev_t encoding. */
 static inline uint64_t ss_makedev(uint64_t maj, uint64_t min)

@@ -63,9 +63,4 @@ static inline unsigned __ss_state(void)
 	return v;
 }
 
-static inline int __ss_denied(long r)
-{
-	return r == -ENOSYS || r == -EPERM;
-}
-
 #endif

@@ -1,0 +1,49 @@
+#!/bin/sh
+# tests/mutants/run.sh BUILD [PATCH...]: the eventfd harnesses proven by the broken
+# variants they catch. Each tests/mutants/*.patch (a change to src/) is applied to a
+# copy of the tree under BUILD/mutants/NAME; the library and the suites named on its
+# "Caught-by:" line (SUITE:CASE ...) are built there, and every case named must fail.
+# One line per mutant and case, then "mutants: N caught, M missed" (exit 1 if any
+# was missed). MUTANT_SECONDS (40) is each run's SYSSHIM_STRESS_SECONDS.
+set -eu
+b=${1:?usage: run.sh BUILD [PATCH...]}
+shift
+top=$(cd "$(dirname "$0")/../.." && pwd)
+[ $# -gt 0 ] || set -- "$top"/tests/mutants/*.patch
+mkdir -p "$b"
+b=$(cd "$b" && pwd)
+secs=${MUTANT_SECONDS:-40}
+caught=0 missed=0
+for p; do
+	name=$(basename "$p" .patch)
+	d=$b/mutants/$name
+	rm -rf "$d" && mkdir -p "$d"
+	(cd "$top" && tar cf - Makefile configure mk src arch include tests tools) | tar xf - -C "$d"
+	cases=$(sed -n 's/^Caught-by: //p' "$p")
+	if ! patch -s -p1 -d "$d" < "$p" >"$d/patch.log" 2>&1; then
+		echo "mutant $name: the patch does not apply ($d/patch.log)"
+		missed=$((missed + 1))
+		continue
+	fi
+	bins=$(for c in $cases; do echo "build/tests/${c%%:*}"; done | sort -u)
+	if ! (cd "$d" && make -s B=build $bins) >"$d/build.log" 2>&1; then
+		echo "mutant $name: does not build ($d/build.log)"
+		missed=$((missed + 1))
+		continue
+	fi
+	for c in $cases; do
+		suite=${c%%:*} case=${c#*:} log=$d/$suite-${c#*:}.log
+		t0=$(date +%s)
+		if (cd "$d" && CK_RUN_CASE=$case SYSSHIM_STRESS_SECONDS=$secs SYSSHIM_BUILD=build \
+			timeout -k 10 $((secs * 3 + 300)) "build/tests/$suite") >"$log" 2>&1; then
+			echo "mutant $name: NOT caught by $suite:$case ($log)"
+			missed=$((missed + 1))
+		else
+			why=$(grep -m1 -o 'F:[^:]*:[^:]*:[0-9]*: .*' "$log" | cut -c1-150)
+			echo "mutant $name: caught by $suite:$case in $(($(date +%s) - t0)) s: ${why:-see $log}"
+			caught=$((caught + 1))
+		fi
+	done
+done
+echo "mutants: $caught caught, $missed missed"
+[ "$missed" = 0 ]
