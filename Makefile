@@ -34,9 +34,12 @@ SONAME = libsysshim.so.0
 
 LIB_SRCS = $(sort $(wildcard src/*/*.c))
 LIB_OBJS = $(LIB_SRCS:%.c=$(B)/obj/%.o)
+# The library's own headers: arch/<arch>/ first, arch/generic/ for what an arch does not
+# have of its own (as musl does), src/internal/ (the lowest layer), src/ (a layer's
+# header by its folder: "stat/stat_impl.h"), the public header.
+SRC_INC = -Iarch/$(ARCH) -Iarch/generic -Isrc/internal -Isrc -Iinclude
 LIB_CFLAGS = -std=c11 -ffreestanding -fPIC -fvisibility=hidden -fno-stack-protector \
-	-Wall -Wextra -Wno-unused-parameter \
-	-Iarch/$(ARCH) -Isrc/internal -Iinclude $(CFLAGS)
+	-Wall -Wextra -Wno-unused-parameter $(SRC_INC) $(CFLAGS)
 
 LIBS-$(STATIC) += $(B)/lib/libsysshim.a
 LIBS-$(SHARED) += $(B)/lib/libsysshim.so
@@ -56,9 +59,13 @@ lib: $(LIBS-yes)
 $(CONFIG):
 	./configure
 
-$(B)/obj/%.o: %.c $(wildcard src/internal/*.h arch/$(ARCH)/*.h arch/generic/*.h) include/sysshim.h
+# Every compile writes its dependency file (-MMD -MP): a header edit rebuilds exactly
+# what includes it. DEPFLAGS names the file after the target.
+DEPFLAGS = -MMD -MP -MF $@.d -MT $@
+
+$(B)/obj/%.o: %.c
 	@mkdir -p $(dir $@)
-	$(CC) $(LIB_CFLAGS) -c -o $@ $<
+	$(CC) $(LIB_CFLAGS) $(DEPFLAGS) -c -o $@ $<
 
 $(B)/lib/libsysshim.a: $(LIB_OBJS)
 	@mkdir -p $(dir $@)
@@ -74,9 +81,9 @@ $(B)/lib/$(SONAME): $(LIB_OBJS) src/sysshim.map
 $(B)/lib/libsysshim.so: $(B)/lib/$(SONAME)
 	ln -sf $(SONAME) $@
 
-$(B)/bin/sysshim-probe: tools/sysshim-probe.c $(B)/lib/libsysshim.a
+$(B)/bin/sysshim-probe: programs/sysshim-probe.c $(B)/lib/libsysshim.a
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) -Wall -Iinclude -o $@ $< $(B)/lib/libsysshim.a
+	$(CC) $(CFLAGS) -Wall -Iinclude $(DEPFLAGS) -o $@ $< $(B)/lib/libsysshim.a
 
 # sysshim-run runs before every command it wraps, so it loads nothing: a static PIE with no
 # libc (the library's raw syscalls, arch/$(ARCH)/crt_arch.h) and no relocations, which the
@@ -85,16 +92,14 @@ $(B)/bin/sysshim-probe: tools/sysshim-probe.c $(B)/lib/libsysshim.a
 # stack protector (both call into a libc), no fortify (no libc headers): the flags are
 # RUN_CFLAGS and what else CFLAGS holds.
 RUN_CFLAGS = -std=c11 -ffreestanding -fPIE -fvisibility=hidden -fno-stack-protector \
-	-fno-tree-loop-distribute-patterns -Wall -Wextra -Wno-unused-parameter \
-	-Iarch/$(ARCH) -Isrc/internal -Iinclude \
+	-fno-tree-loop-distribute-patterns -Wall -Wextra -Wno-unused-parameter $(SRC_INC) \
 	$(filter-out -fsanitize% -fno-sanitize% -fstack-protector% -D_FORTIFY_SOURCE% -Wdate-time,$(CFLAGS))
 $(B)/run-libdir: FORCE
 	@mkdir -p $(dir $@) && echo '$(libdir)' | cmp -s - $@ || echo '$(libdir)' > $@
 
-$(B)/bin/sysshim-run: tools/sysshim-run.c $(B)/run-libdir \
-		$(wildcard arch/$(ARCH)/*.h arch/generic/*.h src/internal/*.h)
+$(B)/bin/sysshim-run: programs/sysshim-run.c $(B)/run-libdir
 	@mkdir -p $(dir $@)
-	$(CC) $(RUN_CFLAGS) -DSYSSHIM_LIBDIR='"$(libdir)"' -DSYSSHIM_SONAME='"$(SONAME)"' \
+	$(CC) $(RUN_CFLAGS) $(DEPFLAGS) -DSYSSHIM_LIBDIR='"$(libdir)"' -DSYSSHIM_SONAME='"$(SONAME)"' \
 		-DSYSSHIM_VERSION='"$(VERSION)"' -nostdlib -static-pie \
 		-Wl,-z,relro,-z,now,-z,noexecstack -o $@.tmp $<
 	@if $(READELF) -rW $@.tmp | grep -q 'R_'; then \
@@ -119,7 +124,7 @@ install: all
 		$(DESTDIR)$(bindir)/)
 	sed -e 's|@PREFIX@|$(prefix)|g' -e 's|@LIBDIR@|$(libdir)|g' \
 		-e 's|@INCLUDEDIR@|$(includedir)|g' -e 's|@VERSION@|$(VERSION)|g' \
-		tools/sysshim.pc.in > $(DESTDIR)$(libdir)/pkgconfig/sysshim.pc
+		sysshim.pc.in > $(DESTDIR)$(libdir)/pkgconfig/sysshim.pc
 	$(foreach m,$(MAN_PAGES),install -d $(DESTDIR)$(mandir)/man$(MAN_SEC) && \
 		install -m 644 $(m) $(DESTDIR)$(mandir)/man$(MAN_SEC)/ &&) true
 	$(if $(wildcard man/links),grep -v '^#' man/links | while read page alias; do \
@@ -132,9 +137,12 @@ deps-check:
 	@tools/need $(PKGS_BUILD) $(PKGS_CHECK)
 
 include $(sort $(wildcard mk/*.mk))
+# The dependency files written so far (none before the first build); mk/*.mk add theirs.
+DEP_FILES += $(wildcard $(B)/obj/src/*/*.d $(B)/bin/*.d)
+-include $(DEP_FILES)
 
 # Every part runs, even after one fails; the summary names the failed ones.
-CHECK_ORDER = check-host check-targets check-deb check-asan check-valgrind bench-insn check-fuzz check-kernel \
+CHECK_ORDER = check-host check-mutants check-targets check-deb check-asan check-valgrind bench-insn check-fuzz check-kernel \
 	check-kernel-6.12 check-kernel-arm64 check-kernel-la64 check-real \
 	check-cross check-kernel-patches check-upstream
 CHECK_RUN = $(filter $(CHECK_PARTS),$(CHECK_ORDER)) $(filter-out $(CHECK_ORDER),$(CHECK_PARTS))

@@ -24,7 +24,7 @@ BR_ROOT = $(CACHE)/bench-real/rootfs-$(BR_KEY)
 BR_GLIBC ?= $(CACHE)/upstream/glibc/build
 BR_ROUNDS ?= 5
 BR_TRUE ?= 10
-BR_SRC = tools/testbed/bench-real
+BR_SRC = testbed/bench-real
 # Time in the guest counts instructions (qemu -icount shift=0: 1 ns each), so that the
 # rounds agree on a loaded shared machine; BR_QEMU_OPTS= for wall-clock time under TCG.
 BR_QEMU_OPTS ?= -icount shift=0

@@ -7,3 +7,22 @@
 # shorter, SYSSHIM_BENCH_PART=1|2|3 runs one part.
 PKGS_CHECK += libuv1-dev
 BENCH_LDLIBS_eventfd = -luv
+
+# The stress and fault harness (tests/check_evstress.c; docs/eventfd.md, "The stress and
+# fault harness"): a Check suite like the others, so a short run (SYSSHIM_STRESS_SECONDS,
+# 120 by default) is in check-host, check-asan, check-valgrind and every test-bed boot.
+#   make stress [STRESS_SECONDS=600] [STRESS_SEED=0x...]   as long as asked
+#   make check-mutants   the broken variants of tests/mutants/*.patch, each applied to a
+#                        copy of the tree: the harness cases each names must fail
+STRESS_SECONDS ?= 600
+STRESS_SEED ?=
+
+stress: deps-check $(B)/tests/check_evstress
+	SYSSHIM_STRESS_SECONDS=$(STRESS_SECONDS) $(if $(STRESS_SEED),SYSSHIM_STRESS_SEED=$(STRESS_SEED)) \
+		$(B)/tests/check_evstress
+
+check-mutants: deps-check
+	@sh tests/mutants/run.sh $(B)
+
+CHECK_PARTS += check-mutants
+.PHONY: stress check-mutants

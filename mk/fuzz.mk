@@ -38,24 +38,30 @@ FUZZ_LIBFUZZER = $(FUZZ_B)/kstat_fuzz $(FUZZ_B)/logic_fuzz
 FUZZ_SAN = -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
 	-fno-sanitize=pointer-overflow
 FUZZ_SRC_CFLAGS = -std=gnu11 -g -O1 -Wall -Wno-unused-parameter -fno-stack-protector \
-	-Isrc/internal -Iinclude
-# (+ the environment and clock helpers of src/eventfd the path guard uses)
-FUZZ_LOGIC_SRCS = $(filter src/stat/% src/internal/% src/path/% src/probe/% \
-	src/eventfd/clock.c,$(LIB_SRCS))
+	-Iarch/generic -Isrc/internal -Isrc -Iinclude
+# Each target's objects apart (with their dependency files), then the link.
+FUZZ_KSTAT_SRCS = tests/fuzz/kstat_fuzz.c src/internal/kstat.c
+FUZZ_LOGIC_SRCS = tests/fuzz/logic_fuzz.c $(filter src/stat/% src/internal/% src/path/%,$(LIB_SRCS))
 
-$(FUZZ_B)/difffuzz: tests/fuzz/difffuzz.c tests/fuzz/signatures.def
+$(FUZZ_B)/difffuzz: tests/fuzz/difffuzz.c
 	@mkdir -p $(dir $@)
-	$(CC) $(FUZZ_CFLAGS) $(FFI_CFLAGS) -o $@ tests/fuzz/difffuzz.c $(FFI_LIBS) -ldl
+	$(CC) $(FUZZ_CFLAGS) $(FFI_CFLAGS) $(DEPFLAGS) -o $@ tests/fuzz/difffuzz.c $(FFI_LIBS) -ldl
 
-$(FUZZ_B)/kstat_fuzz: tests/fuzz/kstat_fuzz.c src/internal/kstat.c $(wildcard src/internal/*.h arch/$(ARCH)/*.h arch/generic/*.h)
+$(FUZZ_B)/kstat/%.o: %.c
 	@mkdir -p $(dir $@)
-	$(FUZZ_CLANG) $(FUZZ_SAN) $(FUZZ_SRC_CFLAGS) -Iarch/$(ARCH) -o $@ \
-		tests/fuzz/kstat_fuzz.c src/internal/kstat.c
+	$(FUZZ_CLANG) $(FUZZ_SAN) -Iarch/$(ARCH) $(FUZZ_SRC_CFLAGS) $(DEPFLAGS) -c -o $@ $<
 
-$(FUZZ_B)/logic_fuzz: tests/fuzz/logic_fuzz.c tests/fuzz/mock/syscall_arch.h $(FUZZ_LOGIC_SRCS) $(wildcard src/internal/*.h arch/x86_64/*.h)
+$(FUZZ_B)/logic/%.o: %.c
 	@mkdir -p $(dir $@)
-	$(FUZZ_CLANG) $(FUZZ_SAN) $(FUZZ_SRC_CFLAGS) -Itests/fuzz/mock -Iarch/x86_64 -o $@ \
-		tests/fuzz/logic_fuzz.c $(FUZZ_LOGIC_SRCS)
+	$(FUZZ_CLANG) $(FUZZ_SAN) -Itests/fuzz/mock -Iarch/x86_64 $(FUZZ_SRC_CFLAGS) $(DEPFLAGS) -c -o $@ $<
+
+$(FUZZ_B)/kstat_fuzz: $(FUZZ_KSTAT_SRCS:%.c=$(FUZZ_B)/kstat/%.o)
+	$(FUZZ_CLANG) $(FUZZ_SAN) -o $@ $^
+
+$(FUZZ_B)/logic_fuzz: $(FUZZ_LOGIC_SRCS:%.c=$(FUZZ_B)/logic/%.o)
+	$(FUZZ_CLANG) $(FUZZ_SAN) -o $@ $^
+
+DEP_FILES += $(wildcard $(FUZZ_B)/*.d $(FUZZ_B)/*/*/*/*.d $(FUZZ_B)/*/*/*/*/*.d)
 
 fuzz-bins: $(FUZZ_B)/difffuzz $(FUZZ_LIBFUZZER)
 

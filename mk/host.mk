@@ -10,14 +10,26 @@ TEST_COMMON = $(wildcard tests/common/*.c)
 BENCH_SRCS = $(sort $(wildcard bench/bench_*.c))
 BENCH_BINS = $(BENCH_SRCS:bench/%.c=$(B)/bench/%)
 
-$(B)/tests/check_%: tests/check_%.c $(TEST_COMMON) $(wildcard tests/*.h) $(B)/lib/libsysshim.a
+# Objects first (each with its dependency file), then the link.
+TEST_OBJ = $(B)/tobj
+TEST_COMMON_OBJS = $(TEST_COMMON:tests/%.c=$(TEST_OBJ)/%.o)
+
+$(TEST_OBJ)/%.o: tests/%.c
 	@mkdir -p $(dir $@)
-	$(CC) $(TEST_CFLAGS) $(CHECK_CFLAGS) $(TEST_LDFLAGS) -o $@ $< $(TEST_COMMON) $(B)/lib/libsysshim.a \
+	$(CC) $(TEST_CFLAGS) $(CHECK_CFLAGS) $(TEST_LDFLAGS) $(DEPFLAGS) -c -o $@ $<
+
+$(B)/tests/check_%: $(TEST_OBJ)/check_%.o $(TEST_COMMON_OBJS) $(B)/lib/libsysshim.a
+	@mkdir -p $(dir $@)
+	$(CC) $(TEST_LDFLAGS) -o $@ $< $(TEST_COMMON_OBJS) $(B)/lib/libsysshim.a \
 		$(CHECK_LIBS) -lpthread $(TEST_LDLIBS_$*)
 
-$(B)/bench/bench_%: bench/bench_%.c $(wildcard bench/*.h) $(B)/lib/libsysshim.a
+DEP_FILES += $(wildcard $(TEST_OBJ)/*.d $(TEST_OBJ)/*/*.d $(B)/bench/*.d)
+.PRECIOUS: $(TEST_OBJ)/%.o
+
+$(B)/bench/bench_%: bench/bench_%.c $(B)/lib/libsysshim.a
 	@mkdir -p $(dir $@)
-	$(CC) $(TEST_CFLAGS) -O2 $(TEST_LDFLAGS) -o $@ $< $(B)/lib/libsysshim.a -lpthread $(BENCH_LDLIBS_$*)
+	$(CC) $(TEST_CFLAGS) -O2 $(TEST_LDFLAGS) $(DEPFLAGS) -o $@ $< $(B)/lib/libsysshim.a -lpthread \
+		$(BENCH_LDLIBS_$*)
 
 # Shell-level checks: configure, the cross builds, make install and pkg-config; the
 # private apt sources taken from the system's (tests/apt_sources.sh).

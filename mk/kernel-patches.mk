@@ -21,7 +21,7 @@
 #       patched under qemu-system-aarch64 -M virt -cpu max; $(CACHE)/kernel-patches-arm64
 #   make kernel-patches-build KCONFIG=...      only build
 #   make check-kernel-patches-arm64    the arm64 patch test, then the project's suites and
-#       probe on both arm64 kernels (tools/testbed/run-kernel.sh TB_ARCH=aarch64)
+#       probe on both arm64 kernels (testbed/run-kernel.sh TB_ARCH=aarch64)
 # Their compiles run under nice -n $(KP_NICE) (19): they soak up idle CPU only.
 #
 # Debian packages needed (kernel-patches-deps installs the missing ones):
@@ -77,7 +77,7 @@ check-kernel-patches:
 	@$(MAKE) --no-print-directory tb-x86-static
 	@$(MAKE) --no-print-directory $(TB)/x86_64/check.cpio.gz
 	@for k in stock patched; do echo "kernel-patches: the project's suites on the $$k kernel"; \
-		CK_DEFAULT_TIMEOUT=$(TB_CK_TIMEOUT) TB_EXPECT=$$k tools/testbed/run-kernel.sh check \
+		CK_DEFAULT_TIMEOUT=$(TB_CK_TIMEOUT) TB_EXPECT=$$k testbed/run-kernel.sh check \
 		'$(KP_BUILD_DIR)/bzImage-'$$k $(TB)/x86_64/check.cpio.gz \
 		'$(KP_BUILD_DIR)/suites-'$$k || exit 1; done
 	@echo "kernel-patches: the patch test on arm64 (stock and patched, qemu-system-aarch64)"
@@ -105,7 +105,7 @@ KP_VRUN_arm64 = $(call CACHE_LOCK,kernel-patches-arm64) env KP_BUILD='$(KP_ARM64
 KP_VRUN = $(if $(KP_VRUN_$(KCONFIG)),$(KP_VRUN_$(KCONFIG)),$(error KCONFIG=$(KCONFIG): tiny, debian or arm64))
 
 # The project's static aarch64 suites and probe (make tb-aarch64) in an initramfs with
-# tests/kernel/init.c, booted by tools/testbed/run-kernel.sh on both arm64 kernels: the
+# tests/kernel/init.c, booted by testbed/run-kernel.sh on both arm64 kernels: the
 # stock one must refuse a NULL path, the patched one accept it.
 # (mk/testbed.mk comes after this file: its variables are used in recipes only.)
 KP_A64_INIT = $(TB)/aarch64/kp-init
@@ -116,14 +116,14 @@ check-kernel-patches-arm64:
 	@$(MAKE) --no-print-directory tb-aarch64
 	@mkdir -p $(TB)/aarch64
 	$(TB_A64_CC) -static -O2 -Wall -o $(KP_A64_INIT) tests/kernel/init.c
-	tools/testbed/mkinitramfs.sh $(KP_A64_CPIO) $(KP_A64_INIT) $(TB)/aarch64/sysshim-probe \
+	testbed/mkinitramfs.sh $(KP_A64_CPIO) $(KP_A64_INIT) $(TB)/aarch64/sysshim-probe \
 		$(TB_A64_SUITES:%=t:%)
 	@r=0; for k in stock=stock p1234=patched; do \
 		img=$$($(KP_VRUN_arm64) vimage $${k%%=*} | tail -1); \
 		echo "kernel-patches: the project's suites on the arm64 $${k%%=*} kernel ($$img)"; \
 		TB_ARCH=aarch64 TB_CPU=max,pauth-impdef=on TB_EXPECT=$${k#*=} \
 		TB_NAME=kernel-patches-arm64-$${k#*=} CK_DEFAULT_TIMEOUT=$(TB_CK_TIMEOUT) \
-		tools/testbed/run-kernel.sh check $$img $(KP_A64_CPIO) \
+		testbed/run-kernel.sh check $$img $(KP_A64_CPIO) \
 		'$(KP_ARM64_DIR)/suites-'$${k#*=} || r=1; done; exit $$r
 
 kernel-patches-clean:

@@ -62,19 +62,19 @@ deps-testbed:
 
 # ---- downloads (cached)
 tb-fetch-kernel: deps-testbed
-	@$(call CACHE_LOCK,kernel) tools/testbed/fetch-kernel.sh $(TB_DL)/kernel $(TB_KABI)
+	@$(call CACHE_LOCK,kernel) testbed/fetch-kernel.sh $(TB_DL)/kernel $(TB_KABI)
 
 tb-fetch-arm64: deps-testbed
-	@$(call CACHE_LOCK,arm64) tools/testbed/apt-private.sh $(TB_DL)/arm64 arm64 system check libsubunit-dev libsubunit0
+	@$(call CACHE_LOCK,arm64) testbed/apt-private.sh $(TB_DL)/arm64 arm64 system check libsubunit-dev libsubunit0
 
 tb-fetch-trixie: deps-testbed
-	@$(call CACHE_LOCK,trixie) tools/testbed/apt-private.sh $(TB_DL)/trixie amd64 trixie qemu-user
+	@$(call CACHE_LOCK,trixie) testbed/apt-private.sh $(TB_DL)/trixie amd64 trixie qemu-user
 
 # Debian 13's kernel for x86_64 (linux-image-6.12.N+deb13-amd64-unsigned, private apt):
 # $(TB_K612)/vmlinuz, kernel.txt names the package and version.
 TB_K612 = $(TB_DL)/kernel-amd64-6.12
 tb-fetch-kernel-6.12: deps-testbed
-	@$(call CACHE_LOCK,kernel-amd64-6.12) tools/testbed/fetch-debian-kernel.sh $(TB_K612) amd64 trixie
+	@$(call CACHE_LOCK,kernel-amd64-6.12) testbed/fetch-debian-kernel.sh $(TB_K612) amd64 trixie
 
 tb-fetch-kernels: tb-fetch-kernel tb-fetch-kernel-6.12
 
@@ -95,22 +95,22 @@ tb-x86-bench: deps-testbed
 # on its own, not only after tb-x86-static (issue 15).
 ifneq ($(abspath $(TB_SB)),$(abspath $(B)))
 TB_SB_MAKE = $(MAKE) --no-print-directory $(TB_PASS) B=$(TB_SB) TEST_LDFLAGS=-static
-$(TB_SB)/lib/libsysshim.a: $(LIB_SRCS) $(wildcard src/internal/*.h arch/$(ARCH)/*.h \
-		arch/generic/*.h) include/sysshim.h
+# (The sub-make is asked every time: its dependency files know what is stale.)
+$(TB_SB)/lib/libsysshim.a: FORCE
 	@$(TB_SB_MAKE) $@
-$(TB_SB)/tests/check_%: tests/check_%.c $(TEST_COMMON) $(wildcard tests/*.h) $(TB_SB)/lib/libsysshim.a
+$(TB_SB)/tests/check_%: FORCE
 	@$(TB_SB_MAKE) CHECK_LIBS="$$(pkg-config --libs --static check) -lpthread" $@
-$(TB_SB)/bench/bench_%: bench/bench_%.c $(wildcard bench/*.h) $(TB_SB)/lib/libsysshim.a
+$(TB_SB)/bench/bench_%: FORCE
 	@$(TB_SB_MAKE) BENCH_LDLIBS_eventfd=-l:libuv_a.a $@
 endif
 
 $(TB)/x86_64/init: tests/kernel/init.c
 	@mkdir -p $(dir $@)
-	$(TB_HOSTCC) -static -O2 -Wall -o $@ $<
+	$(TB_HOSTCC) -static -O2 -Wall $(DEPFLAGS) -o $@ $<
 
-$(TB)/x86_64/sysshim-probe: tools/sysshim-probe.c $(TB_SB)/lib/libsysshim.a include/sysshim.h
+$(TB)/x86_64/sysshim-probe: programs/sysshim-probe.c $(TB_SB)/lib/libsysshim.a
 	@mkdir -p $(dir $@)
-	$(TB_HOSTCC) -static -O2 -Wall -Iinclude -o $@ $< $(TB_SB)/lib/libsysshim.a
+	$(TB_HOSTCC) -static -O2 -Wall -Iinclude $(DEPFLAGS) -o $@ $< $(TB_SB)/lib/libsysshim.a
 
 # sysshim-run's decision on each booted kernel (tests/kernel/run_decide.c), with the
 # arch's own sysshim-run as /bin/sysshim-run (an r: tree of the image; built by the
@@ -119,51 +119,57 @@ $(TB)/x86_64/sysshim-probe: tools/sysshim-probe.c $(TB_SB)/lib/libsysshim.a incl
 TB_CC_x86_64 = $(TB_HOSTCC)
 TB_CC_aarch64 = $(TB_A64_CC)
 TB_RD_CFLAGS = -std=gnu11 -O2 -Wall -D_GNU_SOURCE -Iinclude -Itests -Itests/common
-$(TB)/%/run_decide: tests/kernel/run_decide.c tests/common/testutil.c tests/common/testutil.h
+$(TB)/%/run_decide.o: tests/kernel/run_decide.c
 	@mkdir -p $(dir $@)
-	$(TB_CC_$*) -static $(TB_RD_CFLAGS) -o $@ $< tests/common/testutil.c
+	$(TB_CC_$*) $(TB_RD_CFLAGS) $(DEPFLAGS) -c -o $@ $<
+$(TB)/%/testutil.o: tests/common/testutil.c
+	@mkdir -p $(dir $@)
+	$(TB_CC_$*) $(TB_RD_CFLAGS) $(DEPFLAGS) -c -o $@ $<
+$(TB)/%/run_decide: $(TB)/%/run_decide.o $(TB)/%/testutil.o
+	$(TB_CC_$*) -static -o $@ $^
+.PRECIOUS: $(TB)/%/run_decide.o $(TB)/%/testutil.o
 
-$(TB)/%/runroot/bin/sysshim-run: tools/sysshim-run.c $(wildcard arch/*/*.h src/internal/*.h)
+$(TB)/%/runroot/bin/sysshim-run: FORCE
 	@$(MAKE) --no-print-directory B=$(TB)/$*/run ARCH=$* CC=$(TB_CC_$*) $(TB)/$*/run/bin/sysshim-run
-	@mkdir -p $(dir $@) && cp $(TB)/$*/run/bin/sysshim-run $@
+	@mkdir -p $(dir $@) && cmp -s $(TB)/$*/run/bin/sysshim-run $@ || cp $(TB)/$*/run/bin/sysshim-run $@
 
 $(TB)/x86_64/check.cpio.gz: $(TB)/x86_64/init $(TB)/x86_64/sysshim-probe $(TB_X86_SUITES) \
-		$(TB)/x86_64/run_decide $(TB)/x86_64/runroot/bin/sysshim-run tools/testbed/mkinitramfs.sh
-	tools/testbed/mkinitramfs.sh $@ $(TB)/x86_64/init $(TB)/x86_64/sysshim-probe \
+		$(TB)/x86_64/run_decide $(TB)/x86_64/runroot/bin/sysshim-run testbed/mkinitramfs.sh
+	testbed/mkinitramfs.sh $@ $(TB)/x86_64/init $(TB)/x86_64/sysshim-probe \
 		$(TB_X86_SUITES:%=t:%) t:$(TB)/x86_64/run_decide r:$(TB)/x86_64/runroot
 
 $(TB)/x86_64/bench.cpio.gz: $(TB)/x86_64/init $(TB)/x86_64/sysshim-probe $(TB_X86_BENCH) \
-		tools/testbed/mkinitramfs.sh
+		testbed/mkinitramfs.sh
 	@test -n "$(TB_X86_BENCH)" || { echo "testbed: no bench/bench_*.c to run" >&2; exit 1; }
-	tools/testbed/mkinitramfs.sh $@ $(TB)/x86_64/init $(TB)/x86_64/sysshim-probe \
+	testbed/mkinitramfs.sh $@ $(TB)/x86_64/init $(TB)/x86_64/sysshim-probe \
 		$(TB_X86_BENCH:%=b:%)
 
 check-kernel: deps-testbed tb-fetch-kernel tb-x86-static
 	@$(MAKE) --no-print-directory $(TB)/x86_64/check.cpio.gz
 	@echo "testbed: the same static suites on the host ($$(uname -r)) for comparison"
-	@tools/testbed/host-suites.sh $(TB)/x86_64/host-results.txt $(TB_X86_SUITES)
+	@testbed/host-suites.sh $(TB)/x86_64/host-results.txt $(TB_X86_SUITES)
 	@CK_DEFAULT_TIMEOUT=$(TB_CK_TIMEOUT) TB_HOST_RESULTS=$(TB)/x86_64/host-results.txt \
-		tools/testbed/run-kernel.sh check $(TB_DL)/kernel/vmlinuz $(TB)/x86_64/check.cpio.gz \
+		testbed/run-kernel.sh check $(TB_DL)/kernel/vmlinuz $(TB)/x86_64/check.cpio.gz \
 		$(TB)/x86_64
 
 # Debian 13's 6.12: the same initramfs; the probe must find NULL paths accepted.
 check-kernel-6.12: deps-testbed tb-fetch-kernel-6.12 tb-x86-static
 	@$(MAKE) --no-print-directory $(TB)/x86_64/check.cpio.gz
 	@CK_DEFAULT_TIMEOUT=$(TB_CK_TIMEOUT) TB_EXPECT=new TB_KREL='6\.12\.' TB_NAME=kernel-6.12 \
-		tools/testbed/run-kernel.sh check $(TB_K612)/vmlinuz $(TB)/x86_64/check.cpio.gz \
+		testbed/run-kernel.sh check $(TB_K612)/vmlinuz $(TB)/x86_64/check.cpio.gz \
 		$(TB)/x86_64-6.12
 
 bench-kernel-6.12: deps-testbed tb-fetch-kernel-6.12 tb-x86-bench
 	@$(MAKE) --no-print-directory $(TB)/x86_64/bench.cpio.gz
 	@TB_APPEND="SYSSHIM_BENCH_ITERS=$(TB_BENCH_ITERS) SYSSHIM_BENCH_ROUNDS=$(TB_BENCH_ROUNDS) SYSSHIM_BENCH_SCALE=$(TB_BENCH_SCALE)" \
 		TB_BENCH_MIN_RATIO=$${TB_BENCH_MIN_RATIO:-0} \
-		tools/testbed/run-kernel.sh bench $(TB_K612)/vmlinuz $(TB)/x86_64/bench.cpio.gz \
+		testbed/run-kernel.sh bench $(TB_K612)/vmlinuz $(TB)/x86_64/bench.cpio.gz \
 		$(TB)/x86_64-6.12
 
 bench-kernel: deps-testbed tb-fetch-kernel tb-x86-bench
 	@$(MAKE) --no-print-directory $(TB)/x86_64/bench.cpio.gz
 	@TB_APPEND="SYSSHIM_BENCH_ITERS=$(TB_BENCH_ITERS) SYSSHIM_BENCH_ROUNDS=$(TB_BENCH_ROUNDS) SYSSHIM_BENCH_SCALE=$(TB_BENCH_SCALE)" \
-		tools/testbed/run-kernel.sh bench $(TB_DL)/kernel/vmlinuz $(TB)/x86_64/bench.cpio.gz \
+		testbed/run-kernel.sh bench $(TB_DL)/kernel/vmlinuz $(TB)/x86_64/bench.cpio.gz \
 		$(TB)/x86_64
 
 # ---- aarch64: the library, the Check suites and the probe, static
@@ -174,9 +180,9 @@ tb-aarch64: deps-testbed tb-fetch-arm64
 		CHECK_LIBS="-L$(TB_A64_ROOT)/usr/lib/aarch64-linux-gnu -lcheck -lsubunit -lrt -lm -lpthread" \
 		$(TB_A64)/lib/libsysshim.a $(TB_A64_SUITES) $(TB)/aarch64/sysshim-probe
 
-$(TB)/aarch64/sysshim-probe: tools/sysshim-probe.c $(TB_A64)/lib/libsysshim.a include/sysshim.h
+$(TB)/aarch64/sysshim-probe: programs/sysshim-probe.c $(TB_A64)/lib/libsysshim.a
 	@mkdir -p $(dir $@)
-	$(TB_A64_CC) -static -O2 -Wall -Iinclude -o $@ $< $(TB_A64)/lib/libsysshim.a
+	$(TB_A64_CC) -static -O2 -Wall -Iinclude $(DEPFLAGS) -o $@ $< $(TB_A64)/lib/libsysshim.a
 
 # ---- loongarch64: the freestanding library and la64_test
 tb-la64: deps-testbed
@@ -184,17 +190,17 @@ tb-la64: deps-testbed
 		CC="$(TB_LA64_CC)" AR=llvm-ar-16 RANLIB=llvm-ranlib-16 \
 		$(TB_LA64)/lib/libsysshim.a $(TB)/la64/la64_test
 
-$(TB)/la64/la64_test: tests/cross/la64_test.c $(TB_LA64)/lib/libsysshim.a \
-		$(wildcard src/internal/*.h arch/loongarch64/*.h arch/generic/*.h) include/sysshim.h
+$(TB)/la64/la64_test: tests/cross/la64_test.c $(TB_LA64)/lib/libsysshim.a
 	@mkdir -p $(dir $@)
 	$(TB_LA64_CC) -ffreestanding -nostdlib -fno-stack-protector -static -O2 -g -Wall -Wextra \
-		-Wno-unused-parameter -Iarch/loongarch64 -Isrc/internal -Iinclude \
-		-fuse-ld=lld -Wl,-e,_start -o $@ $< $(TB_LA64)/lib/libsysshim.a
+		-Wno-unused-parameter -Iarch/loongarch64 -Iarch/generic -Isrc/internal -Isrc -Iinclude \
+		$(DEPFLAGS) -fuse-ld=lld -Wl,-e,_start -o $@ $< $(TB_LA64)/lib/libsysshim.a
+DEP_FILES += $(wildcard $(TB)/*/*.d)
 
 check-cross: deps-testbed tb-fetch-trixie tb-aarch64 tb-la64
 	@TB_EMUS="7.2=/usr/bin 10.0=$(TB_TRIXIE_BIN)" TB_A64_PROBE=$(TB)/aarch64/sysshim-probe \
 		TB_A64_SUITES="$(abspath $(TB_A64_SUITES))" TB_LA64_TEST=$(abspath $(TB))/la64/la64_test \
-		CK_DEFAULT_TIMEOUT=$(TB_CK_TIMEOUT) tools/testbed/run-cross.sh $(TB)/cross
+		CK_DEFAULT_TIMEOUT=$(TB_CK_TIMEOUT) testbed/run-cross.sh $(TB)/cross
 
 # ---- arm64 kernels: Debian 12's 6.1 and Debian 13's 6.12 (linux-image-*-arm64-unsigned,
 # private apt), qemu-system-aarch64 -M virt -cpu cortex-a57 (TCG), console ttyAMA0, with
@@ -205,8 +211,8 @@ TB_A64_KBENCH ?= bench_stat
 TB_A64_BENCH = $(TB_A64_KBENCH:%=$(TB_A64)/bench/%)
 
 tb-fetch-kernel-arm64: deps-testbed
-	@$(call CACHE_LOCK,kernel-arm64-6.1) tools/testbed/fetch-debian-kernel.sh $(TB_KA64_61) arm64 system
-	@$(call CACHE_LOCK,kernel-arm64-6.12) tools/testbed/fetch-debian-kernel.sh $(TB_KA64_612) arm64 trixie
+	@$(call CACHE_LOCK,kernel-arm64-6.1) testbed/fetch-debian-kernel.sh $(TB_KA64_61) arm64 system
+	@$(call CACHE_LOCK,kernel-arm64-6.12) testbed/fetch-debian-kernel.sh $(TB_KA64_612) arm64 trixie
 
 tb-aarch64-bench: deps-testbed tb-fetch-arm64
 	@$(MAKE) --no-print-directory $(TB_PASS) B=$(TB_A64) ARCH=aarch64 CC=$(TB_A64_CC) \
@@ -217,27 +223,27 @@ tb-aarch64-bench: deps-testbed tb-fetch-arm64
 # sub-makes of tb-aarch64 and tb-aarch64-bench build them, so an initramfs target works
 # on its own (and under make -n).
 ifneq ($(abspath $(TB_A64)),$(abspath $(B)))
-$(TB_A64)/lib/libsysshim.a $(TB_A64_SUITES): $(LIB_SRCS) $(wildcard tests/*.c tests/*.h)
+$(TB_A64)/lib/libsysshim.a $(TB_A64_SUITES): FORCE
 	@$(MAKE) --no-print-directory tb-aarch64
-$(TB_A64_BENCH): $(LIB_SRCS) $(wildcard bench/*.c bench/*.h)
+$(TB_A64_BENCH): FORCE
 	@$(MAKE) --no-print-directory tb-aarch64-bench
 endif
 
 $(TB)/aarch64/init: tests/kernel/init.c
 	@mkdir -p $(dir $@)
-	$(TB_A64_CC) -static -O2 -Wall -o $@ $<
+	$(TB_A64_CC) -static -O2 -Wall $(DEPFLAGS) -o $@ $<
 
 $(TB)/aarch64/check.cpio.gz: $(TB)/aarch64/init $(TB)/aarch64/sysshim-probe $(TB_A64_SUITES) \
-		$(TB)/aarch64/run_decide $(TB)/aarch64/runroot/bin/sysshim-run tools/testbed/mkinitramfs.sh
-	tools/testbed/mkinitramfs.sh $@ $(TB)/aarch64/init $(TB)/aarch64/sysshim-probe \
+		$(TB)/aarch64/run_decide $(TB)/aarch64/runroot/bin/sysshim-run testbed/mkinitramfs.sh
+	testbed/mkinitramfs.sh $@ $(TB)/aarch64/init $(TB)/aarch64/sysshim-probe \
 		$(TB_A64_SUITES:%=t:%) t:$(TB)/aarch64/run_decide r:$(TB)/aarch64/runroot
 
 $(TB)/aarch64/bench.cpio.gz: $(TB)/aarch64/init $(TB)/aarch64/sysshim-probe $(TB_A64_BENCH) \
-		tools/testbed/mkinitramfs.sh
-	tools/testbed/mkinitramfs.sh $@ $(TB)/aarch64/init $(TB)/aarch64/sysshim-probe \
+		testbed/mkinitramfs.sh
+	testbed/mkinitramfs.sh $@ $(TB)/aarch64/init $(TB)/aarch64/sysshim-probe \
 		$(TB_A64_BENCH:%=b:%)
 
-TB_A64_RUN = TB_ARCH=aarch64 CK_DEFAULT_TIMEOUT=$(TB_CK_TIMEOUT) tools/testbed/run-kernel.sh
+TB_A64_RUN = TB_ARCH=aarch64 CK_DEFAULT_TIMEOUT=$(TB_CK_TIMEOUT) testbed/run-kernel.sh
 check-kernel-arm64: deps-testbed tb-fetch-kernel-arm64 tb-aarch64
 	@$(MAKE) --no-print-directory $(TB)/aarch64/check.cpio.gz
 	@r=0; TB_EXPECT=stock TB_KREL='6\.1\.' TB_NAME=kernel-arm64-6.1 $(TB_A64_RUN) check \
@@ -255,8 +261,8 @@ bench-kernel-arm64: deps-testbed tb-fetch-kernel-arm64 tb-aarch64-bench tb-aarch
 .PHONY: tb-fetch-kernel-arm64 tb-aarch64-bench check-kernel-arm64 bench-kernel-arm64
 
 # ---- loongarch64 kernels: Linux 6.12 (Debian 13's linux-source-6.12) built here with
-# clang-19/ld.lld-19 from tinyconfig + tools/testbed/kconfig/loongarch64-virt.config,
-# "new" as it is and "old" with tools/testbed/kpatch/la64-old/*.patch (statx and
+# clang-19/ld.lld-19 from tinyconfig + testbed/kconfig/loongarch64-virt.config,
+# "new" as it is and "old" with testbed/kpatch/la64-old/*.patch (statx and
 # newfstatat path handling as before 6.11, no fstat/newfstatat on LoongArch), booted by
 # Debian 13's qemu-system-loongarch64 10.0 (with its own trixie libraries) -M virt -kernel.
 #   $(TB_LA64_K612)/vmlinux, $(TB_LA64_KOLD)/vmlinux (+ config, kernel.txt, key)
@@ -265,24 +271,24 @@ TB_LA64_SRCTAR = $(TB_DL)/la64-src/root/usr/src/linux-source-6.12.tar.xz
 TB_LA64_WORK = $(TB_DL)/la64-build
 TB_LA64_K612 = $(TB_DL)/la64-kernel-6.12
 TB_LA64_KOLD = $(TB_DL)/la64-kernel-old
-TB_LA64_KFRAG = tools/testbed/kconfig/loongarch64-virt.config
-TB_LA64_KPATCH = $(sort $(wildcard tools/testbed/kpatch/la64-old/*.patch))
+TB_LA64_KFRAG = testbed/kconfig/loongarch64-virt.config
+TB_LA64_KPATCH = $(sort $(wildcard testbed/kpatch/la64-old/*.patch))
 TB_LA64_QEMU = $(TB_DL)/la64-qemu/qemu-system-loongarch64
 
 tb-fetch-la64-src: deps-testbed
-	@$(call CACHE_LOCK,la64-src) tools/testbed/apt-private.sh $(TB_DL)/la64-src amd64 trixie linux-source-6.12
+	@$(call CACHE_LOCK,la64-src) testbed/apt-private.sh $(TB_DL)/la64-src amd64 trixie linux-source-6.12
 
 tb-la64-kernel-6.12: deps-testbed tb-fetch-la64-src
-	@$(call CACHE_LOCK,la64-kernel) tools/testbed/build-la64-kernel.sh $(TB_LA64_K612) new \
+	@$(call CACHE_LOCK,la64-kernel) testbed/build-la64-kernel.sh $(TB_LA64_K612) new \
 		$(TB_LA64_SRCTAR) $(TB_LA64_WORK) $(TB_LA64_KFRAG)
 
 # The old kernel starts from the new one's objects (only the patched files recompile).
 tb-la64-kernel-old: deps-testbed tb-la64-kernel-6.12
-	@$(call CACHE_LOCK,la64-kernel) tools/testbed/build-la64-kernel.sh $(TB_LA64_KOLD) old \
+	@$(call CACHE_LOCK,la64-kernel) testbed/build-la64-kernel.sh $(TB_LA64_KOLD) old \
 		$(TB_LA64_SRCTAR) $(TB_LA64_WORK) $(TB_LA64_KFRAG) $(TB_LA64_KPATCH)
 
 tb-fetch-la64-qemu: deps-testbed
-	@$(call CACHE_LOCK,la64-qemu) tools/testbed/fetch-la64-qemu.sh $(TB_DL)/la64-qemu
+	@$(call CACHE_LOCK,la64-qemu) testbed/fetch-la64-qemu.sh $(TB_DL)/la64-qemu
 
 tb-la64-kernels: tb-la64-kernel-6.12 tb-la64-kernel-old tb-fetch-la64-qemu
 
@@ -302,14 +308,14 @@ TB_LA64_KBENCH ?= bench_stat
 TB_LA64H_BENCH = $(TB_LA64_KBENCH:%=$(TB_LA64H)/bench/%)
 
 tb-fetch-la64-libc: deps-testbed
-	@$(call CACHE_LOCK,la64-libc) tools/testbed/apt-private.sh $(TB_DL)/la64-libc amd64 trixie \
+	@$(call CACHE_LOCK,la64-libc) testbed/apt-private.sh $(TB_DL)/la64-libc amd64 trixie \
 		libc6-dev-loong64-cross libc6-loong64-cross linux-libc-dev-loong64-cross \
 		libgcc-14-dev-loong64-cross libgcc-s1-loong64-cross
 
 tb-fetch-la64-sid: deps-testbed
-	@$(call CACHE_LOCK,la64-sid) tools/testbed/apt-private.sh $(TB_DL)/la64-sid loong64 sid \
+	@$(call CACHE_LOCK,la64-sid) testbed/apt-private.sh $(TB_DL)/la64-sid loong64 sid \
 		check libsubunit-dev libsubunit0
-	@$(call CACHE_LOCK,la64-rootfs) tools/testbed/apt-closure.sh $(TB_DL)/la64-rootfs loong64 sid \
+	@$(call CACHE_LOCK,la64-rootfs) testbed/apt-closure.sh $(TB_DL)/la64-rootfs loong64 sid \
 		coreutils busybox-static
 
 tb-la64-hosted: deps-testbed tb-fetch-la64-libc tb-fetch-la64-sid
@@ -321,22 +327,21 @@ tb-la64-hosted: deps-testbed tb-fetch-la64-libc tb-fetch-la64-sid
 		$(TB_LA64H_BENCH) $(TB)/la64k/init $(TB)/la64k/sysshim-probe
 
 ifneq ($(abspath $(TB_LA64)),$(abspath $(B)))
-$(TB_LA64)/lib/libsysshim.a: $(LIB_SRCS)
+$(TB_LA64)/lib/libsysshim.a: FORCE
 	@$(MAKE) --no-print-directory tb-la64
 endif
 ifneq ($(abspath $(TB_LA64H)),$(abspath $(B)))
-$(TB_LA64H)/lib/libsysshim.a $(TB_LA64H)/lib/libsysshim.so $(TB_LA64H_SUITES) $(TB_LA64H_BENCH): \
-		$(LIB_SRCS) $(wildcard tests/*.c tests/*.h bench/*.c bench/*.h)
+$(TB_LA64H)/lib/libsysshim.a $(TB_LA64H)/lib/libsysshim.so $(TB_LA64H_SUITES) $(TB_LA64H_BENCH): FORCE
 	@$(MAKE) --no-print-directory tb-la64-hosted
 endif
 
 $(TB)/la64k/init: tests/kernel/init.c
 	@mkdir -p $(dir $@)
-	$(TB_LA64_HCC) -O2 -Wall -o $@ $<
+	$(TB_LA64_HCC) -O2 -Wall $(DEPFLAGS) -o $@ $<
 
-$(TB)/la64k/sysshim-probe: tools/sysshim-probe.c $(TB_LA64H)/lib/libsysshim.a include/sysshim.h
+$(TB)/la64k/sysshim-probe: programs/sysshim-probe.c $(TB_LA64H)/lib/libsysshim.a
 	@mkdir -p $(dir $@)
-	$(TB_LA64_HCC) -O2 -Wall -Iinclude -o $@ $< $(TB_LA64H)/lib/libsysshim.a
+	$(TB_LA64_HCC) -O2 -Wall -Iinclude $(DEPFLAGS) -o $@ $< $(TB_LA64H)/lib/libsysshim.a
 
 # The guest's /usr: sid's loader, libraries and /usr/bin (coreutils, busybox as sh, sed,
 # grep), the library at /lib/sysshim/libsysshim.so.0 and la64_preload.sh in /tests.
@@ -354,17 +359,17 @@ $(TB)/la64k/rootfs.stamp: $(TB_LA64H)/lib/libsysshim.so tests/cross/la64_preload
 	@touch $@
 
 $(TB)/la64k/check.cpio.gz: $(TB)/la64k/init $(TB)/la64k/sysshim-probe $(TB_LA64H_SUITES) \
-		$(TB)/la64/la64_test $(TB)/la64k/rootfs.stamp tools/testbed/mkinitramfs.sh
-	TB_DYNAMIC_OK=1 tools/testbed/mkinitramfs.sh $@ $(TB)/la64k/init $(TB)/la64k/sysshim-probe \
+		$(TB)/la64/la64_test $(TB)/la64k/rootfs.stamp testbed/mkinitramfs.sh
+	TB_DYNAMIC_OK=1 testbed/mkinitramfs.sh $@ $(TB)/la64k/init $(TB)/la64k/sysshim-probe \
 		$(TB_LA64H_SUITES:%=t:%) t:$(TB)/la64/la64_test r:$(TB)/la64k/rootfs
 
 $(TB)/la64k/bench.cpio.gz: $(TB)/la64k/init $(TB)/la64k/sysshim-probe $(TB_LA64H_BENCH) \
-		$(TB)/la64k/rootfs.stamp tools/testbed/mkinitramfs.sh
-	TB_DYNAMIC_OK=1 tools/testbed/mkinitramfs.sh $@ $(TB)/la64k/init $(TB)/la64k/sysshim-probe \
+		$(TB)/la64k/rootfs.stamp testbed/mkinitramfs.sh
+	TB_DYNAMIC_OK=1 testbed/mkinitramfs.sh $@ $(TB)/la64k/init $(TB)/la64k/sysshim-probe \
 		$(TB_LA64H_BENCH:%=b:%) r:$(TB)/la64k/rootfs
 
 TB_LA64_RUN = TB_ARCH=loongarch64 TB_QEMU=$(TB_LA64_QEMU) CK_DEFAULT_TIMEOUT=$(TB_CK_TIMEOUT) \
-	tools/testbed/run-kernel.sh
+	testbed/run-kernel.sh
 check-kernel-la64: deps-testbed tb-la64-kernels tb-la64 tb-la64-hosted
 	@$(MAKE) --no-print-directory $(TB)/la64k/check.cpio.gz
 	@r=0; TB_EXPECT=la64-old TB_KREL='6\.12\.' TB_NAME=kernel-la64-old \

@@ -1,12 +1,12 @@
 #!/bin/sh
-# The private apt sources (tools/testbed/apt-private.sh --sources) against fake system
+# The private apt sources (testbed/apt-private.sh --sources) against fake system
 # sources: the mirror URIs, components and Signed-By come from the system's, in both
 # formats, only the suite and the architecture change; a -security suite takes the
 # security source; disabled entries, comments and other vendors' repositories are left
 # out; no source for the system's suite is an error. And no script writes a mirror
 # address of its own. Prints "apt-sources: N passed, N failed".
 top=$(cd "$(dirname "$0")/.." && pwd)
-ap=$top/tools/testbed/apt-private.sh
+ap=$top/testbed/apt-private.sh
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 pass=0 fail=0

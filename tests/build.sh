@@ -13,7 +13,7 @@ ok() { pass=$((pass + 1)); echo "ok   $*"; }
 bad() { fail=$((fail + 1)); echo "FAIL $*"; }
 fresh() {
 	rm -rf "$t/src" && mkdir -p "$t/src" &&
-	(cd "$top" && tar cf - configure Makefile mk arch include src tools tests bench man) |
+	(cd "$top" && tar cf - configure Makefile sysshim.pc.in mk arch include src programs tools tests bench man) |
 	(cd "$t/src" && tar xf -) && cd "$t/src"
 }
 

@@ -4,11 +4,7 @@
  * out whether the running kernel has them. */
 #define SYS_getcwd		17
 #define SYS_eventfd2		19
-#define SYS_epoll_create1	20
-#define SYS_epoll_ctl		21
-#define SYS_epoll_pwait		22
 #define SYS_fcntl		25
-#define SYS_ioctl		29
 #define SYS_mknodat		33
 #define SYS_mkdirat		34
 #define SYS_unlinkat		35
@@ -19,46 +15,24 @@
 #define SYS_pipe2		59
 #define SYS_read		63
 #define SYS_write		64
-#define SYS_writev		66
-#define SYS_ppoll		73
 #define SYS_readlinkat		78
 #define SYS_newfstatat		79
 #define SYS_fstat		80
-#define SYS_exit		93
 #define SYS_exit_group		94
-#define SYS_futex		98
 #define SYS_clock_gettime	113
 #define SYS_sched_yield		124
 #define SYS_uname		160
-#define SYS_prctl		167
 #define SYS_getpid		172
 #define SYS_getppid		173
 #define SYS_getuid		174
-#define SYS_gettid		178
 #define SYS_munmap		215
 #define SYS_execve		221
 #define SYS_mmap		222
 #define SYS_mprotect		226
 #define SYS_madvise		233
-#define SYS_seccomp		277
 #define SYS_renameat2		276
 #define SYS_memfd_create	279
 #define SYS_membarrier		283
 #define SYS_statx		291
 #define SYS_io_uring_setup	425
 #define SYS_io_uring_enter	426
-#define SYS_io_uring_register	427
-
-/* The order in which the probe picks a way to stat an open fd: the plain fstat
- * syscall first (no path to read, no statx conversion; 1.00 against 2.45 for
- * newfstatat(fd, "") and 2.66 for statx(fd, "") on Linux 6.1, equal on 6.18),
- * then the NULL-path forms (6.11+: no user memory read), newfstatat before statx
- * (a smaller copy-out, no conversion). See docs/strategy.md. */
-#define ARCH_FD_ORDER SS_FSTAT, SS_NEWFSTATAT_NULL, SS_STATX_NULL, SS_NEWFSTATAT_EMPTY, SS_STATX_EMPTY
-
-/* The open flags that differ between architectures (sysshim-run's cache file):
- * asm-generic's, unless the arch's header set its own first. */
-#ifndef O_DIRECTORY
-#define O_DIRECTORY		0200000
-#define O_NOFOLLOW		0400000
-#endif

@@ -1,4 +1,4 @@
-#include "stat_impl.h"
+#include "stat/stat_impl.h"
 
 EXPORT int fstat(int fd, struct stat *st)
 {

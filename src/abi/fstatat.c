@@ -1,4 +1,4 @@
-#include "stat_impl.h"
+#include "stat/stat_impl.h"
 
 EXPORT int fstatat(int fd, const char *restrict path, struct stat *restrict st, int flag)
 {

@@ -1,6 +1,6 @@
 #include "eventfd_impl.h"
 
-SS_EXPORT int sysshim_batch_init(struct sysshim_batch *b, struct sysshim_batch_ent *ent,
+EXPORT int sysshim_batch_init(struct sysshim_batch *b, struct sysshim_batch_ent *ent,
 				 unsigned cap)
 {
 	if (!ent && cap)
@@ -50,7 +50,7 @@ static long find(struct sysshim_batch *b, int fd)
 	return -1;
 }
 
-SS_EXPORT int sysshim_batch_add(struct sysshim_batch *b, int fd, uint64_t n)
+EXPORT int sysshim_batch_add(struct sysshim_batch *b, int fd, uint64_t n)
 {
 	struct sysshim_batch_ent *e;
 	long i = find(b, fd), fl, r;
@@ -81,7 +81,7 @@ SS_EXPORT int sysshim_batch_add(struct sysshim_batch *b, int fd, uint64_t n)
 	return 0;
 }
 
-SS_EXPORT unsigned sysshim_batch_left(const struct sysshim_batch *b)
+EXPORT unsigned sysshim_batch_left(const struct sysshim_batch *b)
 {
 	unsigned k = 0;
 	for (unsigned i = 0; i < b->n; i++)
@@ -89,7 +89,7 @@ SS_EXPORT unsigned sysshim_batch_left(const struct sysshim_batch *b)
 	return k;
 }
 
-SS_EXPORT int sysshim_batch_forget(struct sysshim_batch *b, int fd)
+EXPORT int sysshim_batch_forget(struct sysshim_batch *b, int fd)
 {
 	long i = find(b, fd);
 
@@ -100,7 +100,7 @@ SS_EXPORT int sysshim_batch_forget(struct sysshim_batch *b, int fd)
 	return 0;
 }
 
-SS_EXPORT void sysshim_batch_destroy(struct sysshim_batch *b)
+EXPORT void sysshim_batch_destroy(struct sysshim_batch *b)
 {
 	__ss_ring_free(ss_ring_of(b));
 	b->n = 0;

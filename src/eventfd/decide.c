@@ -89,11 +89,16 @@ static unsigned warm_up(unsigned timed)
 	return timed & ~SS_PICK_TIME;
 }
 
+/* The one place a flush's way is decided: a batch's own flags first (plain: no ring
+ * at all), then whether io_uring is to be had here, then SYSSHIM_BATCH, then the
+ * measured costs. 0 is plain writes, untimed. */
 unsigned __ss_batch_pick(const struct sysshim_batch *b, unsigned k)
 {
 	uint64_t w;
 	unsigned long t;
 
+	if (k < 2 || (b->flags & SYSSHIM_BATCH_PLAIN) || !__ss_uring_usable())
+		return 0;
 	if (b->flags & SYSSHIM_BATCH_URING)
 		return SS_PICK_URING;
 	w = load();
@@ -205,7 +210,7 @@ void __ss_batch_set_costs(unsigned p, unsigned a, unsigned u)
 					    __ATOMIC_RELAXED));
 }
 
-SS_EXPORT void sysshim_batch_info(struct sysshim_batch_info *in)
+EXPORT void sysshim_batch_info(struct sysshim_batch_info *in)
 {
 	uint64_t w = load();
 	unsigned p = F_P(w), a = F_A(w), u = F_U(w);

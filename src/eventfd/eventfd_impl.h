@@ -2,46 +2,9 @@
 #define SYSSHIM_EVENTFD_IMPL_H
 
 #include "kdefs.h"
+#include "clock.h"
 #include "env.h"
 #include "sysshim.h"
-
-#define SS_EXPORT __attribute__((__visibility__("default")))
-
-#ifndef EINTR
-#define EINTR		4
-#endif
-#ifndef EIO
-#define EIO		5
-#endif
-#ifndef EOVERFLOW
-#define EOVERFLOW	75
-#endif
-#ifndef EBUSY
-#define EBUSY		16
-#endif
-#ifndef ENOBUFS
-#define ENOBUFS		105
-#endif
-
-#define EFD_SEMAPHORE	1
-#define EFD_NONBLOCK	04000
-#define EFD_CLOEXEC	02000000
-#define O_NONBLOCK	04000
-#define F_GETFL		3
-
-#define PROT_READ	1
-#define PROT_WRITE	2
-#define MAP_SHARED	0x01
-#define MAP_POPULATE	0x8000
-#define MAP_PRIVATE	0x02
-#define MAP_ANONYMOUS	0x20
-#define MADV_WIPEONFORK	18
-
-#define EFD_MAX		0xfffffffffffffffeULL
-
-#define MEMBARRIER_CMD_QUERY				0
-#define MEMBARRIER_CMD_PRIVATE_EXPEDITED		8
-#define MEMBARRIER_CMD_REGISTER_PRIVATE_EXPEDITED	16
 
 /* sysshim_notifier.mode: producers use a compiler barrier only, the consumer
  * calls membarrier(2) after clearing the flag (an asymmetric fence). */
@@ -78,7 +41,8 @@ hidden int __ss_membarrier_ok(void);
 #define SS_BE_TRIED	2
 #define SS_BE_INFLIGHT	4
 
-/* The kernel's io_uring ABI (include/uapi/linux/io_uring.h), the part sysshim uses. */
+/* The kernel's io_uring ABI (include/uapi/linux/io_uring.h), the part sysshim uses:
+ * here, beside its only user, rather than in kdefs.h. */
 struct io_sqring_offsets {
 	uint32_t head, tail, ring_mask, ring_entries, flags, dropped, array, resv1;
 	uint64_t user_addr;
@@ -177,11 +141,6 @@ hidden void __ss_ring_prep(struct ss_ring *r, unsigned idx, unsigned op, int fd,
 			   unsigned len, unsigned rw_flags, uint64_t user_data);
 hidden long __ss_uring_flush(struct sysshim_batch *b);
 hidden uint64_t __ss_uring_enter_ns(struct sysshim_batch *b);
-
-/* The clock for the cost measurements (clock.c). */
-hidden uint64_t __ss_now_ns(void);
-hidden int __ss_clock_source(unsigned *cost);
-hidden unsigned __ss_clock_cost(void);
 
 /* The batch decision (decide.c): SYSSHIM_BATCH's modes in the decision word. */
 #define SS_BM_AUTO	1

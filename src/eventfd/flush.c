@@ -33,7 +33,7 @@ static unsigned plain_eligible(struct sysshim_batch *b)
 /* The k entries both ways could take go out the way the process's measured costs
  * say (decide.c); the timed flushes among them feed those costs. Whatever is left
  * (blocking fds, split sums, what io_uring did not take) is written plainly. */
-SS_EXPORT int sysshim_batch_flush(struct sysshim_batch *b)
+EXPORT int sysshim_batch_flush(struct sysshim_batch *b)
 {
 	unsigned k = 0;
 	int err = 0;
@@ -45,11 +45,10 @@ SS_EXPORT int sysshim_batch_flush(struct sysshim_batch *b)
 			e->error = 0;
 		k += ss_uring_eligible(e);
 	}
-	if (k >= 2 && !(b->flags & SYSSHIM_BATCH_PLAIN) && __ss_uring_usable()) {
-		unsigned pick = __ss_batch_pick(b, k);
+	unsigned pick = __ss_batch_pick(b, k);
+	if (pick) {
 		if (!(pick & SS_PICK_TIME)) {
-			if (pick & SS_PICK_URING)
-				__ss_uring_flush(b);
+			__ss_uring_flush(b);
 		} else if (pick & SS_PICK_URING) {
 			/* Time the submission alone: the ring is set up first. */
 			if (!__ss_ring_get(ss_ring_of(b))) {

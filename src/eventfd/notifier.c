@@ -1,6 +1,6 @@
 #include "eventfd_impl.h"
 
-SS_EXPORT int sysshim_notifier_init(struct sysshim_notifier *n, int flags)
+EXPORT int sysshim_notifier_init(struct sysshim_notifier *n, int flags)
 {
 	long r;
 
@@ -18,7 +18,7 @@ SS_EXPORT int sysshim_notifier_init(struct sysshim_notifier *n, int flags)
 	return 0;
 }
 
-SS_EXPORT int sysshim_notifier_destroy(struct sysshim_notifier *n)
+EXPORT int sysshim_notifier_destroy(struct sysshim_notifier *n)
 {
 	int fd = n->fd;
 
@@ -31,7 +31,7 @@ SS_EXPORT int sysshim_notifier_destroy(struct sysshim_notifier *n)
 	return __syscall_ret(__syscall(SYS_close, fd));
 }
 
-SS_EXPORT int sysshim_notifier_fd(const struct sysshim_notifier *n)
+EXPORT int sysshim_notifier_fd(const struct sysshim_notifier *n)
 {
 	return n->fd < 0 ? __syscall_ret(-EBADF) : n->fd;
 }
@@ -41,7 +41,7 @@ SS_EXPORT int sysshim_notifier_fd(const struct sysshim_notifier *n)
  * that the caller's look for work after we return sees whatever a producer that
  * still found the flag set had published: a full fence on both sides, or
  * membarrier(2) here against a compiler barrier there. */
-SS_EXPORT int sysshim_notifier_drain(struct sysshim_notifier *n, uint64_t *count)
+EXPORT int sysshim_notifier_drain(struct sysshim_notifier *n, uint64_t *count)
 {
 	uint64_t v = 0;
 	unsigned w;

@@ -35,7 +35,7 @@ int __ss_notifier_wake(struct sysshim_notifier *n)
  * flag (pairs with sysshim_notifier_drain()); the plain load keeps the cache line
  * shared while a wakeup is pending. A write that failed leaves the flag clear, so
  * that the next notify tries again. */
-SS_EXPORT int sysshim_notify(struct sysshim_notifier *n)
+EXPORT int sysshim_notify(struct sysshim_notifier *n)
 {
 	int r;
 

@@ -98,7 +98,7 @@ void __ss_uring_set_state(unsigned v)
 	__atomic_store_n(&word, v, __ATOMIC_RELAXED);
 }
 
-SS_EXPORT int sysshim_eventfd_uring(void)
+EXPORT int sysshim_eventfd_uring(void)
 {
 	return __ss_uring_usable();
 }

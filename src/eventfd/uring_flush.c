@@ -1,7 +1,5 @@
 #include "eventfd_impl.h"
 
-#define ECANCELED	125
-
 /* Takes the completions there are: an entry whose write came back is applied (8
  * bytes) or keeps its value with the error. Cancellations and anything that is no
  * write of this flush are passed over. */

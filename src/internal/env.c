@@ -24,6 +24,13 @@ const char *__ss_env_value(const char *name)
 	return 0;
 }
 
+int __ss_streq(const char *a, const char *b)
+{
+	while (*a && *a == *b)
+		a++, b++;
+	return *a == *b;
+}
+
 int __ss_env_off(const char *name)
 {
 	const char *v = __ss_env_value(name);

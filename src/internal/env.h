@@ -12,6 +12,8 @@ hidden const char *__ss_env_value(const char *name);
 hidden int __ss_env_off(const char *name);
 /* NAME's value as an index into NAMES[0..N-1]; -1 unset or empty, -2 none of them. */
 hidden int __ss_env_pick(const char *name, const char *const *names, int n);
+/* Whether two C strings are equal. */
+hidden int __ss_streq(const char *a, const char *b);
 /* "sysshim: " A B C "\n" on stderr, in raw writes. */
 hidden void __ss_say(const char *a, const char *b, const char *c);
 

@@ -8,21 +8,38 @@
 #include <stdint.h>
 #include "kstat.h"
 #include "syscall.h"
+#include "fcntl_arch.h"
 
+/* errno values (asm-generic/errno-base.h, errno.h: the same on every arch here). */
 #define EPERM		1
 #define ENOENT		2
+#define EINTR		4
+#define EIO		5
+#define E2BIG		7
+#define ENOEXEC		8
 #define EBADF		9
 #define EAGAIN		11
 #define ENOMEM		12
+#define EACCES		13
 #define EFAULT		14
+#define EBUSY		16
+#define ENODEV		19
 #define ENOTDIR		20
+#define EISDIR		21
 #define EINVAL		22
 #define EMFILE		24
+#define ETXTBSY		26
 #define ENAMETOOLONG	36
 #define ENOSYS		38
 #define ELOOP		40
+#define EOVERFLOW	75
 #define EOPNOTSUPP	95
+#define ENOBUFS		105
+#define ETIMEDOUT	110
+#define ESTALE		116
+#define ECANCELED	125
 
+/* *at() flags. */
 #define AT_FDCWD		(-100)
 #define AT_SYMLINK_NOFOLLOW	0x100
 #define AT_NO_AUTOMOUNT		0x800
@@ -30,6 +47,43 @@
 #define AT_STATX_FORCE_SYNC	0x2000
 #define AT_STATX_DONT_SYNC	0x4000
 #define AT_STATX_SYNC_TYPE	0x6000
+
+/* open(2) and fcntl(2) flags the same on every arch here (the ones that differ are
+ * in fcntl_arch.h); access(2), st_mode. */
+#define O_RDONLY	0
+#define O_WRONLY	01
+#define O_CREAT		0100
+#define O_EXCL		0200
+#define O_NONBLOCK	04000
+#define O_CLOEXEC	02000000
+#define F_GETFL		3
+#define W_OK		2
+#define S_IFMT		0170000
+#define S_IFREG		0100000
+
+/* mmap(2), madvise(2). */
+#define PROT_NONE	0
+#define PROT_READ	1
+#define PROT_WRITE	2
+#define MAP_SHARED	0x01
+#define MAP_PRIVATE	0x02
+#define MAP_ANONYMOUS	0x20
+#define MAP_POPULATE	0x8000
+#define MADV_WIPEONFORK	18
+
+/* Clocks, the auxiliary vector. */
+#define CLOCK_MONOTONIC	1
+#define AT_NULL		0
+#define AT_SYSINFO_EHDR	33
+
+/* eventfd(2), membarrier(2). */
+#define EFD_SEMAPHORE	1
+#define EFD_NONBLOCK	O_NONBLOCK
+#define EFD_CLOEXEC	O_CLOEXEC
+#define EFD_MAX		0xfffffffffffffffeULL
+#define MEMBARRIER_CMD_QUERY				0
+#define MEMBARRIER_CMD_PRIVATE_EXPEDITED		8
+#define MEMBARRIER_CMD_REGISTER_PRIVATE_EXPEDITED	16
 
 #define STATX_BASIC_STATS	0x7ffU
 #define STATX__RESERVED		0x80000000U

@@ -1,5 +1,6 @@
 #include "probe.h"
 #include "env.h"
+#include "fd_order.h"
 
 unsigned __ss_state_word;
 
@@ -76,13 +77,6 @@ static unsigned decide(unsigned caps, int forced)
 	return v;
 }
 
-static int streq(const char *a, const char *b)
-{
-	while (*a && *a == *b)
-		a++, b++;
-	return *a == *b;
-}
-
 static int forced_strategy(int *bad)
 {
 	const char *v = __ss_env_value("SYSSHIM_STRATEGY");
@@ -90,7 +84,7 @@ static int forced_strategy(int *bad)
 	if (!v || !*v)
 		return SS_AUTO;
 	for (int s = SS_AUTO; s < SS_NONE; s++)
-		if (streq(v, names[s]))
+		if (__ss_streq(v, names[s]))
 			return s;
 	*bad = 1;
 	return SS_AUTO;
@@ -109,7 +103,7 @@ static unsigned probe_caps(void)
 static unsigned align_from_env(void)
 {
 	const char *v = __ss_env_value("SYSSHIM_ALIGN_PATHS");
-	return v && streq(v, "1") ? SS_ST_ALIGN : 0;
+	return v && __ss_streq(v, "1") ? SS_ST_ALIGN : 0;
 }
 
 unsigned __ss_probe(void)

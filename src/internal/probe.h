@@ -42,19 +42,6 @@ hidden const char *__ss_strategy_name(int s);
 hidden extern unsigned char __ss_null_rule;
 hidden int __ss_null_strict(void);
 
-/* The path alignment guard (src/path/guard.c): a path the kernel would read slowly
- * (unaligned, its NUL in a word load that crosses a page) gets its length + 1, any
- * other 0; the _copied calls redo the call on an aligned copy. */
-hidden size_t __ss_path_scan(const char *path);
-hidden long __ss_fstatat_copied(int fd, const char *path, size_t n, struct stat *st, int flag);
-hidden long __ss_statx_copied(int fd, const char *path, size_t n, int flag, unsigned mask,
-			      struct statx *stx);
-
-static inline size_t __ss_path_misplaced(const char *path)
-{
-	return (uintptr_t)path & 7 ? __ss_path_scan(path) : 0;
-}
-
 static inline unsigned __ss_state(void)
 {
 	unsigned v = __atomic_load_n(&__ss_state_word, __ATOMIC_RELAXED);

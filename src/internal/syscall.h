@@ -5,6 +5,8 @@
 #include "syscall_nr.h"
 
 #define hidden __attribute__((__visibility__("hidden")))
+/* The library's exported functions (everything else is hidden). */
+#define EXPORT __attribute__((__visibility__("default")))
 
 #define likely(x) __builtin_expect(!!(x), 1)
 #define unlikely(x) __builtin_expect(!!(x), 0)

@@ -1,4 +1,4 @@
-#include "stat_impl.h"
+#include "probe.h"
 #include "sysshim.h"
 
 /* The guard's switch: one bit of the probe's state word, so the stat calls test it

@@ -1,4 +1,4 @@
-#include "guard_impl.h"
+#include "guard.h"
 
 /* The path alignment guard (docs/path.md). The kernel copies a path in with word
  * loads at path, path + 8, path + 16, ... whatever the alignment. When the path
@@ -80,18 +80,4 @@ const char *__ss_path_copy(struct sysshim_path *d, const char *s, size_t n)
 	d->buf[n] = 0;
 	d->len = n;
 	return d->buf;
-}
-
-/* The copy is aligned, so the guard lets it through on the second pass. */
-long __ss_fstatat_copied(int fd, const char *path, size_t n, struct stat *st, int flag)
-{
-	struct sysshim_path tmp;
-	return __ss_fstatat(fd, __ss_path_copy(&tmp, path, n), st, flag);
-}
-
-long __ss_statx_copied(int fd, const char *path, size_t n, int flag, unsigned mask,
-		       struct statx *stx)
-{
-	struct sysshim_path tmp;
-	return __ss_statx(fd, __ss_path_copy(&tmp, path, n), flag, mask, stx);
 }

@@ -1,4 +1,6 @@
-#include "guard_impl.h"
+#include "guard.h"
+#include "clock.h"
+#include "env.h"
 
 /* Whether the guard's copy pays on this machine (docs/path.md, "Measured, not
  * assumed"). A page-end path costs the kernel a fault and a byte-by-byte finish:
@@ -46,11 +48,6 @@
 /* Larger than any base page Linux has (4 KiB x86_64, 16 KiB LoongArch, 64 KiB arm64 and
  * ppc64 configurations), so m + PAGE is a page boundary and mprotect takes it. */
 #define PAGE		65536
-#define PROT_NONE	0
-#define PROT_READ	1
-#define PROT_WRITE	2
-#define MAP_PRIVATE	0x02
-#define MAP_ANONYMOUS	0x20
 
 static uint64_t gword;
 /* Racy on purpose (a lost increment shifts a decision by one path); together, so

@@ -1,4 +1,4 @@
-#include "stat_impl.h"	/* EXPORT */
+#include "kdefs.h"
 #include "sysshim.h"
 
 /* The path buffer: one small object, so its five operations share one file. */

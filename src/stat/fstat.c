@@ -38,7 +38,7 @@ long __ss_fd_stat(unsigned v, int fd, struct stat *st)
 	}
 }
 
-int sysshim_fstat(int fd, struct stat *st)
+EXPORT int sysshim_fstat(int fd, struct stat *st)
 {
 	return __syscall_ret(__ss_fstat(fd, st));
 }

@@ -38,6 +38,15 @@ static long by_statx(unsigned v, int fd, const char *path, struct stat *st, int 
 	return __ss_stat_by_statx(fd, path, flag, st);
 }
 
+/* A path the kernel would read slowly, redone on an aligned copy (the guard then lets
+ * it through): out of line, so that the copy's buffer is not in every call's frame. */
+static __attribute__((__noinline__)) long copied(int fd, const char *path, size_t n,
+						 struct stat *st, int flag)
+{
+	struct sysshim_path tmp;
+	return __ss_fstatat(fd, __ss_path_copy(&tmp, path, n), st, flag);
+}
+
 long __ss_fstatat(int fd, const char *path, struct stat *st, int flag)
 {
 	unsigned v = __ss_state();
@@ -45,7 +54,7 @@ long __ss_fstatat(int fd, const char *path, struct stat *st, int flag)
 	size_t n;
 
 	if (unlikely(v & SS_ST_ALIGN) && (n = __ss_path_misplaced(path)))
-		return __ss_fstatat_copied(fd, path, n - 1, st, flag);
+		return copied(fd, path, n - 1, st, flag);
 	if (unlikely(empty_path_on_fd(v, fd, path, flag)))
 		return __ss_fd_stat(v, fd, st);
 	for (;;) {
@@ -66,7 +75,7 @@ long __ss_fstatat(int fd, const char *path, struct stat *st, int flag)
 	}
 }
 
-int sysshim_fstatat(int fd, const char *restrict path, struct stat *restrict st, int flag)
+EXPORT int sysshim_fstatat(int fd, const char *restrict path, struct stat *restrict st, int flag)
 {
 	return __syscall_ret(__ss_fstatat(fd, path, st, flag));
 }

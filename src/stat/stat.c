@@ -1,7 +1,7 @@
 #include "stat_impl.h"
 #include "sysshim.h"
 
-int sysshim_stat(const char *restrict path, struct stat *restrict st)
+EXPORT int sysshim_stat(const char *restrict path, struct stat *restrict st)
 {
 	return __syscall_ret(__ss_fstatat(AT_FDCWD, path, st, 0));
 }

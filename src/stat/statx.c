@@ -16,13 +16,21 @@ static long emulate(int fd, const char *path, int flag, unsigned mask, struct st
 	return 0;
 }
 
+/* A path the kernel would read slowly, redone on an aligned copy (as in fstatat.c). */
+static __attribute__((__noinline__)) long copied(int fd, const char *path, size_t n, int flag,
+						 unsigned mask, struct statx *stx)
+{
+	struct sysshim_path tmp;
+	return __ss_statx(fd, __ss_path_copy(&tmp, path, n), flag, mask, stx);
+}
+
 long __ss_statx(int fd, const char *path, int flag, unsigned mask, struct statx *stx)
 {
 	unsigned v = __ss_state();
 	size_t n;
 
 	if (unlikely(v & SS_ST_ALIGN) && (n = __ss_path_misplaced(path)))
-		return __ss_statx_copied(fd, path, n - 1, flag, mask, stx);
+		return copied(fd, path, n - 1, flag, mask, stx);
 	if (likely(SS_ST_CAPS(v) & SS_CAP_STATX)) {
 		long r = __syscall(SYS_statx, fd, path, flag, mask, stx);
 		if (likely(!__ss_denied(r)) || (SS_ST_CAPS(__ss_missing(SS_CAP_STATX)) & SS_CAP_STATX))
@@ -31,7 +39,7 @@ long __ss_statx(int fd, const char *path, int flag, unsigned mask, struct statx 
 	return emulate(fd, path, flag, mask, stx);
 }
 
-int sysshim_statx(int fd, const char *restrict path, int flag, unsigned mask,
+EXPORT int sysshim_statx(int fd, const char *restrict path, int flag, unsigned mask,
 		  struct statx *restrict stx)
 {
 	return __syscall_ret(__ss_statx(fd, path, flag, mask, stx));

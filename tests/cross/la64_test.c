@@ -12,6 +12,7 @@
  * environment's LA64_EXPECT and LA64_EXPECT_CAPS when the options are not given). */
 #include "kdefs.h"
 #include "probe.h"
+#include "fd_order.h"
 #include "sysshim.h"
 
 /* The C runtime: _start (arch/loongarch64/crt_arch.h), environ, errno, and what the
@@ -181,16 +182,10 @@ static void result(int ok, const char *what, const char *obj, const char *detail
 }
 
 /* Raw syscalls (the library's own arch stubs, no sysshim logic). */
-#define O_RDONLY	0
-#define O_WRONLY	1
+/* (kdefs.h has the rest) */
 #define O_RDWR		2
-#define O_CREAT		0100
 #define O_TRUNC		01000
-#define O_DIRECTORY	0200000
-#define O_NOFOLLOW	0400000
-#define O_CLOEXEC	02000000
 #define O_PATH		010000000
-#define S_IFMT		0170000
 #define S_IFIFO		0010000
 #define ELOOP_		ELOOP
 #define PROBE_FD	0x7fffffff

@@ -22,7 +22,7 @@
 #include <string.h>
 #include <sys/mman.h>
 
-#include "stat_impl.h"
+#include "stat/stat_impl.h"
 #include "sysshim.h"
 
 int *__errno_location(void);

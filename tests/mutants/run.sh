@@ -18,7 +18,7 @@ for p; do
 	name=$(basename "$p" .patch)
 	d=$b/mutants/$name
 	rm -rf "$d" && mkdir -p "$d"
-	(cd "$top" && tar cf - Makefile configure mk src arch include tests tools) | tar xf - -C "$d"
+	(cd "$top" && tar cf - Makefile configure sysshim.pc.in mk src arch include tests tools programs) | tar xf - -C "$d"
 	cases=$(sed -n 's/^Caught-by: //p' "$p")
 	if ! patch -s -p1 -d "$d" < "$p" >"$d/patch.log" 2>&1; then
 		echo "mutant $name: the patch does not apply ($d/patch.log)"

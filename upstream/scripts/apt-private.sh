@@ -1,7 +1,7 @@
 #!/bin/sh
 # apt-private.sh NAME TYPE SUITES... -- APT-GET-ARGS...
 # Runs apt-get against a private source list built from the system's own apt sources
-# (tools/testbed/apt-private.sh --sources: the same mirrors, components and Signed-By,
+# (testbed/apt-private.sh --sources: the same mirrors, components and Signed-By,
 # only the suites changed; one-line and deb822 formats), without touching the system's
 # apt configuration, lists or cache; the system's apt.conf.d (proxy settings) applies.
 # State lives in $UPSTREAM_BUILD/apt/NAME.
@@ -21,7 +21,7 @@ done
 d=$UPSTREAM_BUILD/apt/$name
 mkdir -p "$d/lists/partial" "$d/cache/archives/partial"
 top=$(cd "$(dirname "$0")/../.." && pwd)
-"$top/tools/testbed/apt-private.sh" --sources "$type" "$(dpkg --print-architecture)" $suites \
+"$top/testbed/apt-private.sh" --sources "$type" "$(dpkg --print-architecture)" $suites \
 	> "$d/private.sources.new"
 mv "$d/private.sources.new" "$d/private.sources"
 opts="-o Dir::Etc::SourceList=$d/private.sources -o Dir::Etc::SourceParts=/dev/null \

@@ -10,9 +10,9 @@ out=$g/results/kernel-6.1
 mkdir -p "$out"
 cp "$g/fstat-bench-static" "$out/fstat-bench-backport"
 cp "$g/fstat-bench-static-debian" "$out/fstat-bench-debian"
-tools/testbed/mkinitramfs.sh "$out/bench.cpio.gz" "$tb/x86_64/init" "$tb/x86_64/sysshim-probe" \
+testbed/mkinitramfs.sh "$out/bench.cpio.gz" "$tb/x86_64/init" "$tb/x86_64/sysshim-probe" \
 	"b:$out/fstat-bench-backport" "b:$out/fstat-bench-debian" >/dev/null
-TB_TIMEOUT=${TB_TIMEOUT:-600} tools/testbed/run-kernel.sh bench "$vmlinuz" \
+TB_TIMEOUT=${TB_TIMEOUT:-600} testbed/run-kernel.sh bench "$vmlinuz" \
 	"$out/bench.cpio.gz" "$out" > "$out/run.log" 2>&1 || { cat "$out/run.log"; exit 1; }
 # "OUT fstat-bench-backport| bench: fstat()  N ns/call (R x raw fstat)", one per round.
 ratio() {

@@ -387,7 +387,7 @@ kernel() {
 		cp "$GL/build-$v/fstat-bench-static" "$img/c-fstat-bench-$v"
 	done
 	in_chroot patched "loongarch64-linux-gnu-strip /gl/all/kernel/img/* /gl/all/kernel/init" || fail "strip failed"
-	"$TOP/tools/testbed/mkinitramfs.sh" "$K/bench.cpio.gz" "$K/init" $(for f in "$img"/*; do printf ' b:%s' "$f"; done)
+	"$TOP/testbed/mkinitramfs.sh" "$K/bench.cpio.gz" "$K/init" $(for f in "$img"/*; do printf ' b:%s' "$f"; done)
 	mkdir -p "$GL/results"; : >"$GL/results/kernel-strace.txt"
 	LIMIT=${TB_TIMEOUT:-170} CALLS=${FSTAT_BENCH_CALLS:-300000} ROUNDS=${FSTAT_BENCH_ROUNDS:-11}
 	pass=0 failn=0
@@ -402,7 +402,7 @@ kernel() {
 		s0=$(date +%s)
 		TB_ARCH=loongarch64 TB_QEMU=$LA64_QEMU TB_TIMEOUT=$LIMIT \
 		TB_APPEND="TIMEOUTFACTOR=20 FSTAT_BENCH_CALLS=$CALLS FSTAT_BENCH_ROUNDS=$ROUNDS" \
-			setsid "$TOP/tools/testbed/run-kernel.sh" bench "$vm" "$K/bench.cpio.gz" "$out" >"$out/run.log" 2>&1 &
+			setsid "$TOP/testbed/run-kernel.sh" bench "$vm" "$K/bench.cpio.gz" "$out" >"$out/run.log" 2>&1 &
 		rp=$!
 		while kill -0 $rp 2>/dev/null; do
 			if grep -q '^END ' "$out/bench.log" 2>/dev/null; then sleep 2; kill -- -$rp 2>/dev/null; break; fi

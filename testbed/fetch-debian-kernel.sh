@@ -1,8 +1,8 @@
 #!/bin/sh
-# tools/testbed/fetch-debian-kernel.sh DIR ARCH SUITE
+# testbed/fetch-debian-kernel.sh DIR ARCH SUITE
 #
 # Gets the kernel Debian's SUITE ships for ARCH (amd64, arm64) through the private apt of
-# tools/testbed/apt-private.sh (nothing in the system's apt state changes): the metapackage
+# testbed/apt-private.sh (nothing in the system's apt state changes): the metapackage
 # linux-image-ARCH names the image package (linux-image-6.12.N+deb13-ARCH on trixie,
 # linux-image-6.1.0-N-ARCH on bookworm, SUITE "system"); its -unsigned twin is taken when
 # the archive has one (the same vmlinuz, without the Secure Boot signature), else the

@@ -1,5 +1,5 @@
 #!/bin/sh
-# tools/testbed/fetch-la64-qemu.sh DIR
+# testbed/fetch-la64-qemu.sh DIR
 #
 # Debian 13's qemu-system-loongarch64 (qemu-system-misc 10.0) for a Debian 12 host. Its
 # binary needs glibc 2.38 and libraries Debian 12 lacks (libcapstone5, libfuse3-4,

@@ -1,5 +1,5 @@
 #!/bin/bash
-# tools/testbed/bench-real/run.sh MODE KERNEL INITRD LOGDIR [KEY=VALUE...]
+# testbed/bench-real/run.sh MODE KERNEL INITRD LOGDIR [KEY=VALUE...]
 #
 # Boots KERNEL under qemu-system-x86_64 (TCG, -smp 1, TB_MEM MB, default 3072) with
 # INITRD (the Debian 12 root file system and the bench-real overlay, one cpio each,

@@ -1,5 +1,5 @@
 #!/bin/bash
-# tools/testbed/run-cross.sh LOGDIR
+# testbed/run-cross.sh LOGDIR
 #
 # Runs the cross builds under two qemu-user emulators that answer like two kernels:
 #   qemu 7.2  (Debian 12's qemu-user, /usr/bin): a NULL statx path gets EFAULT from

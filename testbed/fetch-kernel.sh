@@ -1,5 +1,5 @@
 #!/bin/sh
-# tools/testbed/fetch-kernel.sh DIR [ABI]
+# testbed/fetch-kernel.sh DIR [ABI]
 #
 # Gets Debian's own 6.1 kernel (linux-image-6.1.0-ABI-amd64-unsigned) with `apt-get
 # download`, unpacks it with `dpkg -x` and leaves DIR/vmlinuz (a symlink to the

@@ -1,5 +1,5 @@
 #!/bin/sh
-# tools/testbed/apt-closure.sh DIR ARCH SUITE PKG...
+# testbed/apt-closure.sh DIR ARCH SUITE PKG...
 #
 # Like apt-private.sh, but with everything PKG... depends on: apt-get's own resolver
 # (`apt-get install --download-only --no-install-recommends` against the empty private

@@ -1,5 +1,5 @@
 #!/bin/sh
-# tools/testbed/bench-real/mkrootfs.sh DIR PKG...
+# testbed/bench-real/mkrootfs.sh DIR PKG...
 #
 # A root file system of real Debian 12 programs for make bench-real: mmdebstrap
 # --variant=minbase bookworm with PKG... from the system's own apt mirror (the first

@@ -1,8 +1,8 @@
 #!/bin/sh
-# tools/testbed/bench-real/guest.sh: runs in the bench-real guest (Debian 12 userspace on
+# testbed/bench-real/guest.sh: runs in the bench-real guest (Debian 12 userspace on
 # the booted kernel), started by /init. Builds the tmpfs work tree, then times each
 # workload under each set-up in interleaved rounds and prints every result on the
-# console as "@@BR@@ ..." lines, which tools/testbed/bench-real/report.py reads:
+# console as "@@BR@@ ..." lines, which testbed/bench-real/report.py reads:
 #   T ROUND WORKLOAD SETUP NS RC SHA       one timed run (SHA: its output's hash)
 #   COUNT WORKLOAD SETUP FSTAT EMPTY PATH STATX   syscalls of one run under strace -f
 #   SITE WORKLOAD N WHERE                 remaining newfstatat(fd, "") under the preload

@@ -1,4 +1,7 @@
-#include "eventfd_impl.h"
+#include "clock.h"
+#include "elf.h"
+#include "env.h"
+#include "sysshim.h"
 
 /* A monotonic clock for the cost measurements (docs/eventfd.md, "How the batch
  * decides"): the vDSO's clock_gettime when it can be found, else the raw syscall.
@@ -6,21 +9,6 @@
  * followed by the auxiliary vector only until a setenv() moves them, and the library
  * cannot tell, so the vector is read from /proc/self/auxv (three syscalls, once per
  * process). Lock-free: racing first callers all resolve the same address. */
-
-#define AT_NULL		0
-#define AT_SYSINFO_EHDR	33
-#define O_RDONLY	0
-#define O_CLOEXEC	02000000
-#define CLOCK_MONOTONIC	1
-
-#define PT_LOAD		1
-#define PT_DYNAMIC	2
-#define DT_NULL		0
-#define DT_HASH		4
-#define DT_STRTAB	5
-#define DT_SYMTAB	6
-#define DT_GNU_HASH	0x6ffffef5
-#define STT_FUNC	2
 
 #if defined(__aarch64__)
 #define VDSO_CLOCK "__kernel_clock_gettime"
@@ -33,32 +21,6 @@ struct ss_timespec {
 };
 
 typedef int (*vdso_clock_fn)(int, struct ss_timespec *);
-
-struct ehdr {
-	unsigned char ident[16];
-	uint16_t type, machine;
-	uint32_t version;
-	uint64_t entry, phoff, shoff;
-	uint32_t flags;
-	uint16_t ehsize, phentsize, phnum, shentsize, shnum, shstrndx;
-};
-
-struct phdr {
-	uint32_t type, flags;
-	uint64_t offset, vaddr, paddr, filesz, memsz, align;
-};
-
-struct dyn {
-	int64_t tag;
-	uint64_t val;
-};
-
-struct sym {
-	uint32_t name;
-	unsigned char info, other;
-	uint16_t shndx;
-	uint64_t value, size;
-};
 
 /* 0 not looked up, 1 the syscall, else the vDSO function. */
 static uintptr_t clock_fn;
@@ -80,13 +42,6 @@ static uintptr_t vdso_base(void)
 		if (aux[i] == AT_SYSINFO_EHDR)
 			return aux[i + 1];
 	return 0;
-}
-
-static int streq(const char *a, const char *b)
-{
-	while (*a && *a == *b)
-		a++, b++;
-	return *a == *b;
 }
 
 /* The number of symbols a DT_GNU_HASH table covers: past the highest bucket's
@@ -152,7 +107,7 @@ static uintptr_t vdso_sym(uintptr_t base, const char *name)
 	nsym = hash ? hash[1] : gnu_hash_count(gnu);
 	for (uint32_t i = 0; i < nsym; i++)
 		if ((syms[i].info & 0xf) == STT_FUNC && syms[i].shndx && syms[i].value &&
-		    streq(strs + syms[i].name, name))
+		    __ss_streq(strs + syms[i].name, name))
 			return bias + syms[i].value;
 	return 0;
 }

@@ -1,5 +1,5 @@
 #!/bin/sh
-# tools/testbed/mkinitramfs.sh OUT.cpio.gz INIT [PROBE] [t:SUITE]... [b:BENCH]... [r:DIR]...
+# testbed/mkinitramfs.sh OUT.cpio.gz INIT [PROBE] [t:SUITE]... [b:BENCH]... [r:DIR]...
 #
 # Packs a tiny initramfs: INIT as /init, PROBE as /bin/sysshim-probe, each t:FILE under
 # /tests and each b:FILE under /bench (the guest /init runs them in name order). Every

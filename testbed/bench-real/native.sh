@@ -1,5 +1,5 @@
 #!/bin/sh
-# tools/testbed/bench-real/native.sh BUILD BRDIR: the cost of a preload per process start on
+# testbed/bench-real/native.sh BUILD BRDIR: the cost of a preload per process start on
 # this host: /bin/true under glibc alone, with an empty .so preloaded, with libsysshim
 # preloaded and through sysshim-run (auto, --always, --never), BR_NATIVE_ROUNDS (20) interleaved
 # rounds of BR_NATIVE_RUNS (50) runs each (brtime: fork to wait), and the raw fstat and
@@ -39,4 +39,4 @@ t=$(command -v true)
 	done
 	echo END
 } > "$out"
-python3 tools/testbed/bench-real/report.py bench "host=$out"
+python3 testbed/bench-real/report.py bench "host=$out"

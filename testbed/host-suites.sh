@@ -1,5 +1,5 @@
 #!/bin/sh
-# tools/testbed/host-suites.sh OUT SUITE...
+# testbed/host-suites.sh OUT SUITE...
 # Runs the static suites on the host with the guest's settings and writes one line per
 # suite, "name rc checks failures errors", for run-kernel.sh's host column.
 out=$1

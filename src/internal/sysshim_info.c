@@ -1,7 +1,7 @@
 #include "probe.h"
 #include "sysshim.h"
 
-void sysshim_info(struct sysshim_info *info)
+EXPORT void sysshim_info(struct sysshim_info *info)
 {
 	unsigned v = __ss_state();
 	info->caps = SS_ST_CAPS(v);
@@ -10,7 +10,7 @@ void sysshim_info(struct sysshim_info *info)
 	info->path_via_statx = !!(v & SS_ST_PATH_STATX);
 }
 
-const char *sysshim_strategy_name(int strategy)
+EXPORT const char *sysshim_strategy_name(int strategy)
 {
 	return __ss_strategy_name(strategy);
 }

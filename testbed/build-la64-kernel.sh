@@ -1,12 +1,12 @@
 #!/bin/sh
-# tools/testbed/build-la64-kernel.sh OUT FLAVOR SRCTAR WORK FRAGMENT [PATCH...]
+# testbed/build-la64-kernel.sh OUT FLAVOR SRCTAR WORK FRAGMENT [PATCH...]
 #
 # Builds a LoongArch kernel for qemu's virt board with the host's clang-19 and ld.lld-19
 # (make ARCH=loongarch LLVM=-19; Linux supports that for LoongArch since 6.5):
-# tinyconfig, then FRAGMENT (tools/testbed/kconfig/loongarch64-virt.config), then
+# tinyconfig, then FRAGMENT (testbed/kconfig/loongarch64-virt.config), then
 # olddefconfig. SRCTAR is Debian's linux-source-6.12.tar.xz; it is unpacked once to
 # WORK/src (shared by all flavors); FLAVOR "new" builds it as it is, any other flavor
-# builds a hard-linked copy with the PATCHes applied (tools/testbed/kpatch/la64-old:
+# builds a hard-linked copy with the PATCHes applied (testbed/kpatch/la64-old:
 # the pre-6.11 statx/newfstatat path handling and no fstat/newfstatat on LoongArch).
 #
 # OUT/vmlinux (ELF, what qemu -kernel loads), OUT/config, OUT/kernel.txt and OUT/key:

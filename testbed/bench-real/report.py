@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""bench-real's report: reads the guest's results (tools/testbed/bench-real/guest.sh).
+"""bench-real's report: reads the guest's results (testbed/bench-real/guest.sh).
 
     report.py bench LABEL=results.txt...   the tables (README "What real programs gain")
     report.py check LABEL=results.txt...   outputs identical across set-ups, sysshim-run's

@@ -1,5 +1,5 @@
 #!/bin/bash
-# tools/testbed/run-kernel.sh check|bench KERNEL INITRD LOGDIR
+# testbed/run-kernel.sh check|bench KERNEL INITRD LOGDIR
 #
 # Boots KERNEL with INITRD under qemu-system-x86_64 (TCG, no KVM: what a CI machine has)
 # and reads the results that the guest's /init (tests/kernel/init.c) prints on the serial

@@ -1,1 +1,0 @@
-#include "../generic/syscall_nr.h"
