@@ -200,7 +200,10 @@ typedef void (*round_fn)(struct rng *r, double secs);
 static void run_rounds(const char *what, round_fn fn, double share, double round_secs,
 		       unsigned salt)
 {
-	double end = now() + g_seconds * share, limit = (8 + 4 * round_secs) * g_scale;
+	/* A round of the model does its work in milliseconds: 10 s is a hang. A round in
+	 * chaos runs round_secs, then its writers finish what is left (bounded at 20 s). */
+	double end = now() + g_seconds * share;
+	double limit = (round_secs < 1 ? 10 : 30 + 10 * round_secs) * g_scale;
 	unsigned n = 0;
 
 	st = mmap(0, sizeof *st, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
@@ -1189,9 +1192,12 @@ static void batch_chaos_round(struct rng *r, double secs)
 		}
 		usleep(5000);
 	}
+	logop("%d writers stop, %d readers go on", c.nw, c.nr);
 	c.sh->stop_writers = 1;
-	for (int i = 0; i < c.nw; i++)
+	for (int i = 0; i < c.nw; i++) {
 		pthread_join(c.w[i].t, 0);
+		logop("writer %d has finished", i);
+	}
 	c.sh->stop_readers = 1;
 	for (int i = 0; i < c.nr; i++)
 		pthread_join(c.rd[i].t, 0);

@@ -1,6 +1,6 @@
 #!/bin/sh
 # tools/check-targets.sh SCRATCH: every `make X` the documentation names works on its own
-# from a clean tree (issue 15). The targets are read at run time from README.md, docs/*.md,
+# from a clean tree. The targets are read at run time from README.md, docs/*.md,
 # kernel-patches/README.md and upstream/*/README.md (backquoted `make ...` and code lines
 # starting with make); for each, `make -n X` in a fresh copy of the tree with a fresh
 # build directory must resolve its whole prerequisite chain; the short ones (CT_RUN) are
@@ -118,6 +118,52 @@ for t in $CT_RUN; do
 	esac
 	rm -rf "$d"
 done
+
+# Dependencies that are true: after a build, touching a private header rebuilds what
+# includes it and nothing else (the compilers' dependency files, -MMD -MP).
+d=$SCRATCH/deps
+fresh copy "$d"
+dmake() { env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL -u MAKEFILES make -C "$d" --no-print-directory \
+	B=build-fresh "$@"; }
+rebuilt() {	# HEADER TARGET: the sources recompiled after HEADER is touched, one a line
+	sleep 1
+	touch "$d/$1"
+	dmake -n "$2" | grep -o ' -c -o [^ ]*' | sed 's/ -c -o build-fresh\/[a-z]*\///; s/\.o$//' | sort
+	dmake -j2 "$2" >>"$d.log" 2>&1
+}
+if dmake -j2 lib build-fresh/tests/check_stat >"$d.log" 2>&1; then
+	ok=1
+	got=$(rebuilt src/eventfd/eventfd_impl.h lib | tr '\n' ' ')
+	want=$(cd "$d" && ls src/eventfd/*.c | sed 's/\.c$//' | sort | tr '\n' ' ')
+	[ "$got" = "$want" ] || { ok=0; echo "FAILED: touching src/eventfd/eventfd_impl.h rebuilds: $got (want: $want)"; }
+	got=$(rebuilt src/path/guard.h lib | tr '\n' ' ')
+	case $got in *src/stat/fstatat*src/path/guard*) ;; *) ok=0
+		echo "FAILED: touching src/path/guard.h rebuilds: $got (want its users: src/stat, src/path, src/abi)" ;; esac
+	case $got in *src/eventfd*) ok=0; echo "FAILED: touching src/path/guard.h rebuilds src/eventfd: $got" ;; esac
+	got=$(rebuilt tests/common/testutil.h build-fresh/tests/check_stat | tr '\n' ' ')
+	case $got in *check_stat*common/testutil*) ;; *) ok=0
+		echo "FAILED: touching tests/common/testutil.h rebuilds: $got (want check_stat and testutil)" ;; esac
+	if [ $ok = 1 ]; then
+		pass=$((pass + 1)); echo "ok: a touched private header rebuilds its users, and only them"
+	else
+		fail=$((fail + 1)); failed="$failed deps"
+	fi
+else
+	fail=$((fail + 1)); failed="$failed deps"; echo "FAILED: the build for the dependency check ($d.log)"
+fi
+rm -rf "$d"
+
+# README.md, docs/, mk/ and tests/ say what a thing is, not where it came from: no
+# commit hashes, no issue numbers (a reader cannot see the tracker).
+hits=$(cd "$PRISTINE" && grep -rnE '(\b[Ii]ssues? [0-9]+\b|\b(commit|before|since|in|after|of) [0-9a-f]{7,12}\b|\([0-9a-f]{7,12}\))' \
+	README.md docs mk tests 2>/dev/null | grep -v '^tests/fuzz/corpus/' | head -10)
+if [ -z "$hits" ]; then
+	pass=$((pass + 1)); echo "ok: no commit hashes or issue numbers in README.md, docs/, mk/, tests/"
+else
+	fail=$((fail + 1)); failed="$failed history"
+	echo "FAILED: commit hashes or issue numbers in README.md, docs/, mk/ or tests/:"
+	echo "$hits" | sed 's/^/  /'
+fi
 
 echo "check-targets: $pass passed, $fail failed${failed:+ (failed:$failed)}"
 [ "$fail" = 0 ]

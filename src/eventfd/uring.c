@@ -3,7 +3,7 @@
 static unsigned word;
 
 /* One write of *v to fd through the ring, submitted without waiting: its result, or
- * 1 when the kernel kept it (it waits for the eventfd to become writable). */
+ * 0 when the kernel kept it (it waits for the eventfd to become writable). */
 static long one_write(struct ss_ring *r, int fd, const uint64_t *v, unsigned rwf)
 {
 	unsigned tail = *r->sq_tail, head;
@@ -16,15 +16,19 @@ static long one_write(struct ss_ring *r, int fd, const uint64_t *v, unsigned rwf
 		return e;
 	head = *r->cq_head;
 	if (head == __atomic_load_n(r->cq_tail, __ATOMIC_ACQUIRE))
-		return 1;
+		return 0;
 	e = r->cqes[head & r->cq_mask].res;
 	__atomic_store_n(r->cq_head, head + 1, __ATOMIC_RELEASE);
 	return e;
 }
 
-/* Whether a write to a full non-blocking eventfd fails at once with these rw_flags:
- * 1 yes, 0 no, or a negative errno (ring or eventfd not to be had). A write the
- * kernel kept goes with the ring and the eventfd, both ours. */
+/* Whether, with these rw_flags, a write to an empty non-blocking eventfd is done and
+ * one to a full one fails at once: 1 yes, 0 no, or a negative errno (ring or eventfd
+ * not to be had, or io_uring_enter refused). The first write is the one that fills
+ * it: Linux 5.10 fails every RWF_NOWAIT write to an eventfd, full or not (its eventfd
+ * writes go through a worker), and a kernel that refuses the flag says EOPNOTSUPP or
+ * EINVAL; all of that is "no". A write the kernel kept goes with the ring and the
+ * eventfd, both ours. */
 static long fails_at_once(unsigned rwf)
 {
 	static const uint64_t fill = EFD_MAX, one = 1;
@@ -38,11 +42,13 @@ static long fails_at_once(unsigned rwf)
 		__ss_ring_free(&r);
 		return efd;
 	}
-	e = one_write(&r, efd, &fill, rwf);
-	if (e == sizeof fill)
-		e = one_write(&r, efd, &one, rwf) == -EAGAIN;
-	else if (e > 0 || e == -EOPNOTSUPP || e == -EINVAL)
-		e = 0;
+	e = one_write(&r, efd, &fill, rwf);	/* on the empty counter: must be done */
+	if (e == sizeof fill) {
+		e = one_write(&r, efd, &one, rwf);	/* on the full one: must fail */
+		e = e == -EAGAIN ? 1 : __ss_denied(e) ? e : 0;
+	} else if (!__ss_denied(e)) {
+		e = 0;		/* kept, the flag refused, EAGAIN on an empty counter */
+	}
 	__ss_ring_free(&r);
 	__syscall(SYS_close, efd);
 	return e;
