@@ -20,6 +20,9 @@
 #          $(CACHE)/upstream/glibc/build/times.
 
 BUILD ?= build
+# The Debian packages upstream/scripts/tools.sh installs (make deps-all installs them first).
+PKGS_UPSTREAM = quilt clang-19 lld-19 llvm-16 qemu-user gawk bison python3 gcc make patch strace \
+	xz-utils tar gzip dpkg binutils libc6-dev git debootstrap
 
 UPSTREAM_TOP := $(abspath $(dir $(lastword $(MAKEFILE_LIST)))/..)
 UPSTREAM_DIR := $(abspath $(CACHE))/upstream
