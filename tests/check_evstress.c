@@ -242,19 +242,28 @@ static void run_rounds(const char *what, round_fn fn, double share, double round
 		n++;
 		st->rounds++;
 	} while (now() < end);
-	printf("evstress %s: %lu rounds, %lu ops (adds %lu, flushes %lu of them %lu through "
-	       "io_uring, forgets %lu, destroys %lu, reads %lu, fills %lu, fds reused %lu), "
-	       "notifies %lu (%lu from signal handlers), drains %lu, wakeups %lu (%lu spurious), "
-	       "items %lu, %lu quiet checks for lost wakeups; %lu outcomes predicted and matched; faults: %lu filters (write %lu, "
-	       "io_uring_enter %lu, io_uring_setup %lu, membarrier %lu), %lu signals (%lu EINTR, "
-	       "%lu blocked writes released by a reader), %lu forks, %lu counters at the maximum, "
-	       "%lu producer processes; seed 0x%llx\n",
-	       what, st->rounds, st->ops, st->adds, st->flushes, st->uring_flushes, st->forgets,
-	       st->destroys, st->reads, st->fills, st->reuses, st->notifies, st->handler_notifies,
-	       st->drains, st->wakeups, st->spurious, st->items, st->quiet, st->predictions, st->filters,
-	       st->filter_kind[0], st->filter_kind[1], st->filter_kind[2], st->filter_kind[3],
-	       st->signals, st->eintr, st->released, st->forks, st->full, st->producers_proc,
-	       (unsigned long long)g_seed);
+	/* The counts of what this run did (those that are not 0). */
+	const struct { const char *name; unsigned long n; } c[] = {
+		{ "ops", st->ops }, { "adds", st->adds }, { "flushes", st->flushes },
+		{ "flushes through io_uring", st->uring_flushes }, { "forgets", st->forgets },
+		{ "destroys", st->destroys }, { "reads", st->reads }, { "fills", st->fills },
+		{ "counters filled to the maximum", st->full }, { "fds reused", st->reuses },
+		{ "notifies", st->notifies }, { "of them from signal handlers", st->handler_notifies },
+		{ "drains", st->drains }, { "wakeups", st->wakeups }, { "of them spurious", st->spurious },
+		{ "items", st->items }, { "quiet checks for lost wakeups", st->quiet },
+		{ "outcomes predicted and matched", st->predictions }, { "seccomp filters", st->filters },
+		{ "refusing write", st->filter_kind[0] }, { "refusing io_uring_enter", st->filter_kind[1] },
+		{ "refusing io_uring_setup", st->filter_kind[2] },
+		{ "refusing membarrier", st->filter_kind[3] }, { "signals", st->signals },
+		{ "writes interrupted (EINTR)", st->eintr },
+		{ "blocked writes released by a reader in a handler", st->released },
+		{ "forks", st->forks }, { "producer processes", st->producers_proc },
+	};
+	printf("evstress %s: %lu rounds", what, st->rounds);
+	for (unsigned i = 0; i < sizeof c / sizeof c[0]; i++)
+		if (c[i].n)
+			printf(", %s %lu", c[i].name, c[i].n);
+	printf("; seed 0x%llx\n", (unsigned long long)g_seed);
 	fflush(stdout);
 	munmap(st, sizeof *st);
 }
