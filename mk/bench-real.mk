@@ -31,8 +31,10 @@ BR_QEMU_OPTS ?= -icount shift=0
 export BR_QEMU_OPTS
 PKGS_BENCH_REAL = mmdebstrap cpio qemu-system-x86 gcc libc6-dev python3 coreutils binutils libc6-dbg
 
-# sysshim-run's tests (tests/run.sh) are part of check-host.
+# sysshim-run's tests (tests/run.sh) are part of check-host; they run Go programs from
+# Debian (gdu, dynamically linked with cgo; shfmt, static) that it must step aside for.
 HOST_SCRIPTS += tests/run.sh
+PKGS_CHECK += gdu shfmt
 
 CHECK_PARTS += check-real
 

@@ -20,6 +20,23 @@
  *     is cached per boot (keyed by /proc/sys/kernel/random/boot_id) in
  *     $SYSSHIM_RUN_CACHE, else $XDG_RUNTIME_DIR/sysshim-run.cache, else
  *     /tmp/sysshim-run-UID.cache.
+ * Where it would preload (auto's answer, or --always), it first reads the command it is
+ * about to exec (each candidate of the PATH search): open, fstat, one read of the first
+ * page (the ELF header and program headers, normally the notes), close; a pread only for
+ * program headers or notes beyond that page. It runs the command untouched when the
+ * library cannot reach it or gains nothing there:
+ *   - set-user-ID or set-group-ID (the loader ignores LD_PRELOAD in secure mode; the
+ *     file is not even read),
+ *   - an ELF of another class, byte order or machine (a 32-bit program: its ld.so
+ *     prints "wrong ELF class" and ignores the library),
+ *   - a Go program (a "Go" build-ID note), static or dynamic (cgo): Go makes its stat
+ *     calls as raw syscalls, not through libc,
+ *   - a static program (no PT_INTERP): no ld.so runs,
+ *   - an ELF the kernel will not run.
+ * A #! script is preloaded as before, whatever its interpreter (the commands it runs
+ * inherit LD_PRELOAD); -v reads the interpreter too and says what it is. Where it steps
+ * aside anyway (--never, auto's no), the command is not read. An ELF file that execve
+ * refuses with ENOEXEC is not handed to /bin/sh as execvp would (126, as bash does).
  * Test hook: SYSSHIM_RUN_TIMING="FSTAT_NS EMPTY_NS" replaces the NULL check and the
  * measurement (nothing cached). --measure prints a fresh timing (for benchmarks).
  * Exit status: the command's; 125 usage; 126 the command cannot be run; 127 it (or
@@ -30,6 +47,8 @@
  * relocations). */
 #include "kdefs.h"
 #include "crt_arch.h"
+#include "elf.h"
+#include "elf_arch.h"
 
 #ifndef SYSSHIM_LIBDIR
 #define SYSSHIM_LIBDIR "/usr/local/lib"
@@ -124,8 +143,11 @@ struct out {
  * clear all 2 KB, on every start). */
 #define OUT(name) struct out name; name.n = 0
 
+/* O may be 0: nothing is said (what the command is, built only under -v). */
 static void put(struct out *o, const char *s)
 {
+	if (!o)
+		return;
 	while (*s && o->n < sizeof o->b - 1)
 		o->b[o->n++] = *s++;
 }
@@ -148,6 +170,8 @@ static void put_fix(struct out *o, uint64_t v, int dec)
 {
 	char t[32];
 	int i = 0;
+	if (!o)
+		return;
 	do {
 		t[i++] = (char)('0' + v % 10);
 		v /= 10;
@@ -535,12 +559,290 @@ static int find_lib(struct out *lib, const char *argv0, struct out *looked)
 	return absolute(lib, SYSSHIM_LIBDIR "/" SYSSHIM_SONAME);
 }
 
+/* ---- reading the command: whether a preload can reach it at all */
+/* The command's first page (its ELF header and program headers, normally its notes too)
+ * is read once where sysshim-run would preload; a program the library cannot reach runs
+ * untouched. Nothing is read where it steps aside anyway. */
+#define PAGE		4096
+#define O_NOCTTY	0400
+#define S_ISUID		04000
+#define S_ISGID		02000
+#define S_IXGRP		00010
+/* What this system's programs are: every arch here is 64-bit, the byte order is the
+ * compiler's, the machine is the arch's own (arch/<arch>/elf_arch.h). */
+#define ELF_CLASS (sizeof(long) == 8 ? ELFCLASS64 : ELFCLASS32)
+#define ELF_DATA (__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__ ? ELFDATA2LSB : ELFDATA2MSB)
+
+/* What a command is. Up to K_OTHER the library is preloaded as decided; from K_STATIC
+ * on the command runs untouched. */
+enum kind {
+	K_DYNAMIC,	/* an ELF program of this machine with an interpreter (ld.so) */
+	K_SCRIPT,	/* #!: as before (what it runs inherits LD_PRELOAD) */
+	K_OTHER,	/* no ELF, no #! (execvp's /bin/sh runs it), or not readable: as before */
+	K_STATIC,	/* no PT_INTERP: no loader runs */
+	K_GO,		/* a Go build-ID note: Go makes its own syscalls */
+	K_FOREIGN,	/* another class, byte order or machine: its loader refuses the library */
+	K_SETID,	/* set-user-ID or set-group-ID: the loader's secure mode ignores it */
+	K_BAD,		/* an ELF the kernel will not run */
+};
+
+/* The file's bytes [off, off + n) in b: the first page, or what a pread put there. */
+struct window {
+	int fd;
+	unsigned char *b;
+	uint64_t off;
+	long n;
+};
+
+/* LEN (at most PAGE) bytes at file offset POS: from the window, or (MAY_READ) a pread
+ * of the page at POS into it; 0 when they are not there. */
+static const unsigned char *bytes_at(struct window *w, uint64_t pos, uint64_t len, int may_read)
+{
+	uint64_t rel = pos - w->off;
+	if (pos >= w->off && rel <= (uint64_t)w->n && len <= (uint64_t)w->n - rel)
+		return w->b + rel;
+	if (!may_read || len > PAGE || (int64_t)pos < 0)
+		return 0;
+	long r = __syscall(SYS_pread64, w->fd, w->b, PAGE, (long)pos);
+	w->off = pos;
+	w->n = r < 0 ? 0 : r;
+	return (uint64_t)w->n >= len ? w->b : 0;
+}
+
+/* Whether the PT_NOTE segment PH holds Go's build-ID note: name "Go" (namesz 4, "Go\0\0",
+ * as the Go linker writes it; 3 accepted), type 4. An external link (cgo's) keeps it.
+ * The segment's first page is looked at; -1 when it is not in the window and MAY_READ
+ * is 0. */
+static int go_note(struct window *w, const struct phdr *ph, int may_read)
+{
+	uint64_t len = ph->filesz < PAGE ? ph->filesz : PAGE, a = ph->align == 8 ? 8 : 4;
+	const unsigned char *p = bytes_at(w, ph->offset, len, may_read);
+	struct nhdr nh;
+	if (!p)
+		return may_read ? 0 : -1;
+	for (uint64_t i = 0; len - i >= sizeof nh;) {
+		__builtin_memcpy(&nh, p + i, sizeof nh);
+		/* The descriptor and the next note start aligned (as binutils and the kernel
+		 * read them: for an 8-aligned segment the name's end is rounded, not its size). */
+		uint64_t name = i + sizeof nh, desc = (name + nh.namesz + a - 1) & ~(a - 1);
+		uint64_t next = (desc + nh.descsz + a - 1) & ~(a - 1);
+		if (nh.type == NT_GO_BUILDID && (nh.namesz == 3 || nh.namesz == 4) &&
+		    len - name >= nh.namesz && p[name] == 'G' && p[name + 1] == 'o' && !p[name + 2] &&
+		    (nh.namesz == 3 || !p[name + 3]))
+			return 1;
+		if (next > len)
+			break;
+		i = next;
+	}
+	return 0;
+}
+
+/* "32-bit, little-endian, machine 62" */
+static void put_elf_id(struct out *o, unsigned class, unsigned data, unsigned machine)
+{
+	if (class == ELFCLASS32 || class == ELFCLASS64) {
+		put(o, class == ELFCLASS32 ? "32-bit" : "64-bit");
+	} else {
+		put(o, "class ");
+		put_fix(o, class, 0);
+	}
+	put(o, data == ELFDATA2LSB ? ", little-endian" : data == ELFDATA2MSB ? ", big-endian" : ", byte order ?");
+	put(o, ", machine ");
+	put_fix(o, machine, 0);
+}
+
+/* The kind of the ELF whose first page W holds (N bytes), said in O. */
+static int elf_kind(struct window *w, struct out *o)
+{
+	struct ehdr eh;
+	struct phdr ph;
+	const unsigned char *b = w->b;
+	/* e_ident, e_type and e_machine are where they are in either class; e_machine in
+	 * the file's own byte order. */
+	if (w->n < 20) {
+		put(o, "a truncated ELF file: the kernel will not run it");
+		return K_BAD;
+	}
+	unsigned machine = b[EI_DATA] == ELFDATA2MSB ? (unsigned)b[18] << 8 | b[19] : b[18] | (unsigned)b[19] << 8;
+	if (b[EI_CLASS] != ELF_CLASS || b[EI_DATA] != ELF_DATA || machine != ARCH_ELF_MACHINE) {
+		put(o, "an ELF of another class or machine (");
+		put_elf_id(o, b[EI_CLASS], b[EI_DATA], machine);
+		put(o, "; this system's: ");
+		put_elf_id(o, ELF_CLASS, ELF_DATA, ARCH_ELF_MACHINE);
+		put(o, b[EI_CLASS] != ELF_CLASS ? "): its loader would refuse the library (\"wrong ELF class\")"
+					      : "): its loader would refuse the library (another machine's)");
+		put(o, " and ignore it");
+		return K_FOREIGN;
+	}
+	if (w->n < (long)sizeof eh) {
+		put(o, "a truncated ELF file: the kernel will not run it");
+		return K_BAD;
+	}
+	__builtin_memcpy(&eh, b, sizeof eh);
+	/* The kernel's own limits: a program, program headers of its size, 64 KB of them. */
+	if ((eh.type != ET_EXEC && eh.type != ET_DYN) || eh.phentsize != sizeof ph || !eh.phnum ||
+	    eh.phnum > 65536 / sizeof ph) {
+		put(o, "an ELF file but no program (type ");
+		put_fix(o, eh.type, 0);
+		put(o, ", or bad program headers): the kernel will not run it");
+		return K_BAD;
+	}
+	/* One pass over the program headers: the interpreter, and the notes that were read
+	 * with the first page. A second pass, for notes beyond it (a pread), only where it
+	 * decides: a program with an interpreter. */
+	uint64_t interp_off = 0, interp_len = 0;
+	int interp = 0, go = 0, far = 0;
+	for (int pass = 0; pass < 1 + (far && interp) && go <= 0; pass++) {
+		for (unsigned i = 0; i < eh.phnum; i++) {
+			const unsigned char *p = bytes_at(w, eh.phoff + (uint64_t)i * sizeof ph, sizeof ph, 1);
+			if (!p) {
+				put(o, "an ELF file whose program headers cannot be read: the kernel will not run it");
+				return K_BAD;
+			}
+			__builtin_memcpy(&ph, p, sizeof ph);
+			if (ph.type == PT_INTERP) {
+				interp = 1;
+				interp_off = ph.offset, interp_len = ph.filesz;
+			} else if (ph.type == PT_NOTE && (go = go_note(w, &ph, pass)) != 0) {
+				if (go > 0)
+					break;
+				far = 1;
+			}
+		}
+	}
+	go = go > 0;
+	if (go) {
+		put(o, interp ? "a Go program (a \"Go\" build-ID note; dynamic: cgo)"
+			      : "a Go program (a \"Go\" build-ID note; static)");
+		put(o, ": Go makes its stat calls itself, not through libc, so the library would "
+		       "gain nothing");
+		return K_GO;
+	}
+	if (!interp) {
+		put(o, "a static program (no PT_INTERP): no dynamic loader runs, LD_PRELOAD would be ignored");
+		return K_STATIC;
+	}
+	put(o, "a dynamic program");
+	const unsigned char *s = interp_len > 1 && interp_len < 256 ? bytes_at(w, interp_off, interp_len, 0) : 0;
+	if (s && !s[interp_len - 1]) {
+		put(o, " (its loader: ");
+		put(o, (const char *)s);
+		put(o, ")");
+	}
+	return K_DYNAMIC;
+}
+
+static int setid(uint32_t mode)
+{
+	return (mode & S_ISUID) || (mode & (S_ISGID | S_IXGRP)) == (S_ISGID | S_IXGRP);
+}
+
+/* The mode of FD (PATH 0) or of PATH: fstat, newfstatat; statx where the kernel has
+ * neither (loongarch64 before 6.11). */
+static long mode_of(int fd, const char *path, uint32_t *mode)
+{
+	struct stat st;
+	struct statx sx;
+	long r = path ? __syscall(SYS_newfstatat, AT_FDCWD, path, &st, 0) : sys_fstat(fd, &st);
+	if (!r)
+		*mode = st.st_mode;
+	else if (r == -ENOSYS && !(r = __syscall(SYS_statx, path ? AT_FDCWD : fd, path ? path : "",
+						 path ? 0 : AT_EMPTY_PATH, STATX_BASIC_STATS, &sx)))
+		*mode = sx.stx_mode;
+	return r;
+}
+
+static int inspect(const char *path, struct out *o, int verbose, int *elf);
+
+/* "#!INTERP [ARG]": a script is preloaded as before, whatever INTERP is (the commands it
+ * runs inherit LD_PRELOAD). Under -v (VERBOSE) INTERP is read too and said what it is
+ * (not verbosely: one level, a script's interpreter's interpreter is not read). */
+static void script(const unsigned char *b, long n, struct out *o, int verbose)
+{
+	char interp[256];
+	long i = 2, k = 0;
+	while (i < n && (b[i] == ' ' || b[i] == '\t'))
+		i++;
+	while (i < n && k < (long)sizeof interp - 1 && b[i] != ' ' && b[i] != '\t' && b[i] != '\n' && b[i])
+		interp[k++] = (char)b[i++];
+	interp[k] = 0;
+	put(o, "a script for ");
+	put(o, k ? interp : "(no interpreter)");
+	if (!verbose || !k)
+		return;
+	OUT(t);
+	int elf, kind = inspect(interp, &t, 0, &elf);
+	put(o, ", ");
+	put(o, kind < 0 ? "which is missing" : cstr(&t));
+	if (kind >= K_STATIC)
+		put(o, "; preloaded as before all the same: the commands it runs inherit LD_PRELOAD");
+}
+
+/* What the file PATH is (enum kind), said in O; -errno where it cannot be opened for a
+ * reason execve would fail with too (ENOENT, ENOTDIR). *ELF: whether it starts as an
+ * ELF file. open, fstat, read, close; a pread where the program headers or notes lie
+ * beyond the first page. */
+static int inspect(const char *path, struct out *o, int verbose, int *elf)
+{
+	unsigned char b[PAGE];
+	uint32_t mode = 0;
+	*elf = 0;
+	int fd = (int)__syscall(SYS_openat, AT_FDCWD, path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
+	if (fd == -ENOENT || fd == -ENOTDIR)
+		return fd;
+	long m = fd < 0 ? mode_of(0, path, &mode) : mode_of(fd, 0, &mode);
+	int kind = K_OTHER;
+	if (!m && setid(mode)) {
+		put(o, mode & S_ISUID ? "set-user-ID" : "set-group-ID");
+		put(o, ": the loader ignores LD_PRELOAD in secure mode");
+		kind = K_SETID;
+	} else if (!m && (mode & S_IFMT) != S_IFREG) {
+		put(o, "not a regular file");
+	} else if (fd < 0) {
+		put(o, "not readable (");
+		put(o, error_text(-fd));
+		put(o, "), so not looked into");
+	} else {
+		struct window w = { fd, b, 0, __syscall(SYS_read, fd, b, PAGE) };
+		if (w.n >= 4 && b[0] == 0x7f && b[1] == 'E' && b[2] == 'L' && b[3] == 'F') {
+			*elf = 1;
+			kind = elf_kind(&w, o);
+		} else if (w.n >= 2 && b[0] == '#' && b[1] == '!') {
+			kind = K_SCRIPT;
+			script(b, w.n, o, verbose);
+		} else if (w.n >= 0) {
+			put(o, "neither an ELF file nor a #! script: as before");
+		} else {
+			put(o, "not readable (");
+			put(o, error_text((int)-w.n));
+			put(o, "), so not looked into");
+		}
+	}
+	if (fd >= 0)
+		__syscall(SYS_close, fd);
+	return kind;
+}
+
+/* Whether PATH starts as an ELF file (asked only after execve said ENOEXEC). */
+static int starts_elf(const char *path)
+{
+	unsigned char b[4];
+	int fd = (int)__syscall(SYS_openat, AT_FDCWD, path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
+	if (fd < 0)
+		return 0;
+	long r = __syscall(SYS_read, fd, b, 4);
+	__syscall(SYS_close, fd);
+	return r == 4 && b[0] == 0x7f && b[1] == 'E' && b[2] == 'L' && b[3] == 'F';
+}
+
 /* ---- running the command, as execvp(3) does */
-static long try_exec(const char *path, char **argv, char **envp)
+/* ELF: 1 when PATH is known to be an ELF file, 0 when known not to be, -1 unknown. */
+static long try_exec(const char *path, char **argv, char **envp, int elf)
 {
 	long r = __syscall(SYS_execve, path, argv, envp);
-	if (r == -ENOEXEC) {
-		/* A script without "#!": the shell runs it, as execvp does. */
+	if (r == -ENOEXEC && (elf < 0 ? !starts_elf(path) : !elf)) {
+		/* A script without "#!": the shell runs it, as execvp does. An ELF file the
+		 * kernel refuses (another machine's) is not one: it fails as it is. */
 		size_t n = 0;
 		while (argv[n])
 			n++;
@@ -554,7 +856,91 @@ static long try_exec(const char *path, char **argv, char **envp)
 	return r;
 }
 
-static int run(char **argv, char **envp)
+/* What run() needs: the decision so far, and the library once it is found. */
+struct job {
+	struct decision d;
+	int verbose;
+	const char *argv0;
+	struct out lib;		/* empty until looked for */
+};
+
+#define NO_LIB (-4096)	/* not an errno: the library is to be preloaded and is missing */
+
+/* PATH with LD_PRELOAD=LIB[:what it held] in front of the environment. */
+static long exec_preloaded(const char *path, char **argv, const struct out *lib, int elf)
+{
+	size_t n = 0;
+	const char *old = get_env("LD_PRELOAD");
+	while (env[n])
+		n++;
+	size_t ln = lib->n, on = old ? slen(old) : 0;
+	char pre[ln + on + 13], *nenv[n + 2];
+	memcpy(pre, "LD_PRELOAD=", 11);
+	memcpy(pre + 11, lib->b, ln);
+	if (on) {
+		pre[11 + ln] = ':';
+		memcpy(pre + 12 + ln, old, on + 1);
+	} else {
+		pre[11 + ln] = 0;
+	}
+	size_t k = 0;
+	nenv[k++] = pre;
+	for (size_t j = 0; j < n; j++) {
+		const char *s = env[j];
+		if (!(s[0] == 'L' && s[1] == 'D' && s[2] == '_' && s[3] == 'P' && s[4] == 'R' &&
+		      s[5] == 'E' && s[6] == 'L' && s[7] == 'O' && s[8] == 'A' && s[9] == 'D' &&
+		      s[10] == '='))
+			nenv[k++] = env[j];
+	}
+	nenv[k] = 0;
+	return try_exec(path, argv, nenv, elf);
+}
+
+/* One candidate PATH: where the decision is to preload, read it first, find the library
+ * (once), say what was decided (-v), and exec it. execve's error, or NO_LIB. */
+static long attempt(struct job *j, const char *path, char **argv)
+{
+	if (!j->d.preload)
+		return try_exec(path, argv, env, -1);
+	OUT(what);
+	int elf, kind = inspect(path, j->verbose ? &what : 0, j->verbose, &elf);
+	if (kind < 0)
+		return kind;
+	int pre = kind < K_STATIC;
+	if (pre && !j->lib.n) {
+		OUT(looked);
+		if (find_lib(&j->lib, j->argv0, &looked)) {
+			say("cannot find " SYSSHIM_SONAME " (looked in ", cstr(&looked),
+			    "); set SYSSHIM_LIB=/path/to/" SYSSHIM_SONAME);
+			return NO_LIB;
+		}
+	}
+	if (j->verbose) {
+		OUT(o);
+		if (pre) {
+			put(&o, "preloading ");
+			put(&o, cstr(&j->lib));
+			put(&o, ": ");
+			put(&o, cstr(&j->d.why));
+			put(&o, "; ");
+			put(&o, path);
+			put(&o, " is ");
+			put(&o, cstr(&what));
+		} else {
+			put(&o, "not preloading: ");
+			put(&o, path);
+			put(&o, " is ");
+			put(&o, cstr(&what));
+			put(&o, " (else preloading: ");
+			put(&o, cstr(&j->d.why));
+			put(&o, ")");
+		}
+		say(cstr(&o), 0, 0);
+	}
+	return pre ? exec_preloaded(path, argv, &j->lib, elf) : try_exec(path, argv, env, elf);
+}
+
+static int run(struct job *j, char **argv)
 {
 	const char *file = argv[0], *path = get_env("PATH");
 	long err = -ENOENT;
@@ -562,7 +948,7 @@ static int run(char **argv, char **envp)
 	size_t fl = slen(file);
 	for (size_t i = 0; i < fl; i++)
 		if (file[i] == '/') {
-			err = try_exec(file, argv, envp);
+			err = attempt(j, file, argv);
 			goto failed;
 		}
 	if (!fl)
@@ -580,7 +966,7 @@ static int run(char **argv, char **envp)
 			if (dl)
 				buf[dl++] = '/';
 			memcpy(buf + dl, file, fl + 1);
-			long r = try_exec(buf, argv, envp);
+			long r = attempt(j, buf, argv);
 			if (r == -EACCES)
 				eacces = 1;
 			else if (r != -ENOENT && r != -ENOTDIR && r != -ESTALE && r != -ENODEV &&
@@ -596,6 +982,8 @@ static int run(char **argv, char **envp)
 	if (eacces)
 		err = -EACCES;
 failed:
+	if (err == NO_LIB)
+		return 127;
 	say(file, ": ", error_text((int)-err));
 	return err == -ENOENT ? 127 : 126;
 }
@@ -610,10 +998,14 @@ static void usage(int fd)
 		"  - the kernel lacks the empty-path fast path: newfstatat(fd, \"\", AT_EMPTY_PATH), which\n"
 		"    glibc 2.33-2.38 uses for fstat(), costs 1.5 times fstat(fd) or more: measured once\n"
 		"    per boot (a kernel that accepts a NULL path, Linux 6.11+, has the fast path).\n"
-		"Otherwise COMMAND runs untouched: the preload costs every process start time.\n");
+		"Otherwise COMMAND runs untouched: the preload costs every process start time.\n"
+		"Where it would preload, it reads COMMAND first (its first page) and runs it untouched\n"
+		"if it is set-user/group-ID, static, a Go program, or built for another class or\n"
+		"machine (the library cannot reach it or gains nothing); a #! script as before.\n");
 	flush(&o, fd);
 	put(&o, "  --always, --never, --auto   force the choice (default: SYSSHIM_RUN, else auto)\n"
-		"  -v, --verbose               say on stderr what was decided and why\n"
+		"  -v, --verbose               say on stderr what was decided and why, and what\n"
+		"                              COMMAND is\n"
 		"  --measure                   print the two calls' costs here now, and exit\n"
 		"  -h, --help, --version       this text; the version\n"
 		"Environment: SYSSHIM_RUN=always|never|auto, SYSSHIM_LIB (the library file),\n"
@@ -680,59 +1072,25 @@ static int sysshim_run(int argc, char **argv)
 		return 125;
 	}
 	if (seq(mode, "never")) {
+		struct job j;
+		j.d.preload = 0;
 		if (verbose)
 			say("not preloading: asked not to (--never or SYSSHIM_RUN=never)", 0, 0);
-		return run(argv + i, env);
+		return run(&j, argv + i);
 	}
-	struct decision d;
-	d.preload = 0;
-	d.why.n = 0;
-	decide(&d, mode);
-	/* The library is looked for only where it is to be loaded: stepping aside costs
-	 * the decision's three syscalls and nothing else. */
-	OUT(lib);
-	OUT(looked);
-	if (d.preload && find_lib(&lib, argv[0], &looked)) {
-		say("cannot find " SYSSHIM_SONAME " (looked in ", cstr(&looked),
-		    "); set SYSSHIM_LIB=/path/to/" SYSSHIM_SONAME);
-		return 127;
-	}
-	if (verbose) {
-		OUT(o);
-		put(&o, d.preload ? "preloading " : "not preloading");
-		put(&o, d.preload ? cstr(&lib) : "");
-		put(&o, ": ");
-		put(&o, cstr(&d.why));
-		say(cstr(&o), 0, 0);
-	}
-	if (!d.preload)
-		return run(argv + i, env);
-	/* The environment with LD_PRELOAD=LIB[:what it held]. */
-	size_t n = 0;
-	const char *old = get_env("LD_PRELOAD");
-	while (env[n])
-		n++;
-	size_t ln = lib.n, on = old ? slen(old) : 0;
-	char pre[ln + on + 13], *nenv[n + 2];
-	memcpy(pre, "LD_PRELOAD=", 11);
-	memcpy(pre + 11, lib.b, ln);
-	if (on) {
-		pre[11 + ln] = ':';
-		memcpy(pre + 12 + ln, old, on + 1);
-	} else {
-		pre[11 + ln] = 0;
-	}
-	size_t k = 0;
-	nenv[k++] = pre;
-	for (size_t j = 0; j < n; j++) {
-		const char *s = env[j];
-		if (!(s[0] == 'L' && s[1] == 'D' && s[2] == '_' && s[3] == 'P' && s[4] == 'R' &&
-		      s[5] == 'E' && s[6] == 'L' && s[7] == 'O' && s[8] == 'A' && s[9] == 'D' &&
-		      s[10] == '='))
-			nenv[k++] = env[j];
-	}
-	nenv[k] = 0;
-	return run(argv + i, nenv);
+	struct job j;
+	j.d.preload = 0;
+	j.d.why.n = 0;
+	j.verbose = verbose;
+	j.argv0 = argv[0];
+	j.lib.n = 0;
+	decide(&j.d, mode);
+	/* Where it steps aside the decision's three syscalls are all it costs: the command is
+	 * not read and the library not looked for. Where it preloads, run() reads each
+	 * candidate before its execve, and looks for the library once. */
+	if (verbose && !j.d.preload)
+		say("not preloading: ", cstr(&j.d.why), 0);
+	return run(&j, argv + i);
 }
 
 __attribute__((noreturn, used, visibility("hidden"))) void __ss_start_c(long *sp)

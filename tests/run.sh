@@ -5,7 +5,11 @@
 # (read, written, ignored from another boot), the SYSSHIM_RUN_TIMING hook for a cheap and
 # a dear empty path, statx refused with EPERM (ls fails alone) and with ENOSYS.
 # Whether the library is loaded is read from the command's own /proc/self/maps.
-# Prints "sysshim-run: N passed, N failed".
+# The command is read where it would be preloaded: a dynamic C program is preloaded, a
+# static one, set-user-ID and set-group-ID copies, Go programs (Debian's gdu, cgo, and
+# shfmt, static) and crafted ELF files of another class or machine run untouched; scripts
+# as before. What reached the command's execve is read with strace -v; what sysshim-run
+# does before it, with strace too. Prints "sysshim-run: N passed, N failed".
 B=${B:-build}
 CC=${CC:-cc}
 top=$(pwd)
@@ -15,9 +19,19 @@ sb=$top/$B/tests/run-sandbox
 [ -x "$run" ] || {
 	echo "tests/run.sh: $run not built (make B=$B all)" >&2; echo "sysshim-run: 0 passed, 1 failed"; exit 1; }
 mkdir -p "$top/$B/tests"
-if [ ! -x "$sb" ] || [ tests/run/sandbox.c -nt "$sb" ]; then
-	$CC -O2 -Wall -o "$sb" tests/run/sandbox.c || { echo "sysshim-run: 0 passed, 1 failed"; exit 1; }
-fi
+# The helpers (tests/run/), built here when missing or older than their source.
+helper() {
+	out=$1 src=$2
+	shift 2
+	[ -x "$out" ] && [ ! "$src" -nt "$out" ] && return 0
+	$CC -O2 -Wall "$@" -o "$out" "$src" || { echo "sysshim-run: 0 passed, 1 failed"; exit 1; }
+}
+helper "$sb" tests/run/sandbox.c
+showenv=$top/$B/tests/run-showenv
+helper "$showenv" tests/run/showenv.c
+helper "$showenv-static" tests/run/showenv.c -static
+mkelf=$top/$B/tests/run-mkelf
+helper "$mkelf" tests/run/mkelf.c
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 export SYSSHIM_RUN_CACHE=$tmp/cache
@@ -152,6 +166,129 @@ check "statx EPERM: ls -l works under sysshim-run" 0 - "statx is refused" $sb st
 cmp -s "$tmp/out" "$tmp/ls-plain" && ok "statx EPERM: the same listing as outside the sandbox" || bad "same ls -l output" "$(diff "$tmp/out" "$tmp/ls-plain" | head -3)"
 check "statx ENOSYS (glibc falls back): not a reason to preload" 0 - "" env SYSSHIM_RUN_TIMING="100 110" $sb statx-enosys $run $maps
 grep -q libsysshim "$tmp/out" && bad "statx ENOSYS: no preload" || ok "statx ENOSYS: no preload"
+
+echo "-- the command, read where it would be preloaded"
+lib=$top/$B/lib/libsysshim.so.0
+# decides NAME RC PRE(yes/no) STDERR_PATTERN FILE CMD...: runs CMD under strace (execve
+# only, with the environments); checks the exit code, whether the last execve of FILE
+# carried an LD_PRELOAD naming libsysshim, and stderr.
+decides() {
+	name=$1 want_rc=$2 want_pre=$3 pat=$4 f=$5
+	shift 5
+	strace -f -qq -v -s 65536 -e trace=execve -o "$tmp/ex" "$@" >"$tmp/out" 2>"$tmp/err"
+	rc=$?
+	ex=$(grep -F "execve(\"$f\"," "$tmp/ex" | tail -1)
+	pre=no
+	printf '%s\n' "$ex" | grep -q '"LD_PRELOAD=[^"]*libsysshim' && pre=yes
+	why=
+	[ -n "$ex" ] || why="no execve of $f"
+	[ "$rc" = "$want_rc" ] || why="$why; exit $rc, want $want_rc"
+	[ "$pre" = "$want_pre" ] || why="$why; LD_PRELOAD given: $pre, want $want_pre"
+	grep -q -e "$pat" "$tmp/err" || why="$why; stderr lacks '$pat'"
+	if [ -z "$why" ]; then ok "$name"; else bad "$name: $why" "$(head -3 "$tmp/err")"; fi
+}
+# saw NAME LINE: the command's own output (showenv's) holds LINE.
+saw() {
+	grep -qxF -- "$2" "$tmp/out" && ok "$1" || bad "$1" "$(head -4 "$tmp/out")"
+}
+# before FILE CMD...: the names of the syscalls sysshim-run makes from its start (its
+# execve) to the execve of FILE, on one line (strace without -f: sysshim-run becomes the
+# command; what env(1) in CMD does before is left out).
+before() {
+	f=$1
+	shift
+	strace -qq -o "$tmp/sc" "$@" >/dev/null 2>&1
+	awk -v r="execve(\"$run\"," -v f="execve(\"$f\"," '
+		on && index($0, f) == 1 { exit }
+		on { sub(/\(.*/, ""); printf "%s ", $0 }
+		index($0, r) == 1 { on = 1 }' "$tmp/sc"
+}
+# costs NAME WANT FILE CMD...: before's answer is WANT.
+costs() {
+	name=$1 want=$2
+	shift 2
+	got=$(before "$@")
+	[ "$got" = "$want" ] && ok "$name: $want" || bad "$name" "got:  $got" "want: $want"
+}
+dear="100 250"
+export SYSSHIM_LIB=$lib
+
+decides "a dynamic C program: preloaded (--always), -v says what it is" 0 yes \
+	"preloading $lib: asked to.*; $showenv is a dynamic program (its loader: /" "$showenv" $run -v --always "$showenv"
+saw "  and the library is mapped into it" "mapped: yes"
+decides "a dynamic C program: preloaded (auto, a dear empty path)" 0 yes \
+	"preloading .*2.50 times fstat.*; $showenv is a dynamic program" "$showenv" env SYSSHIM_RUN_TIMING="$dear" $run -v "$showenv"
+decides "a static program: untouched, said so" 0 no \
+	"not preloading: $showenv-static is a static program (no PT_INTERP)" "$showenv-static" $run -v --always "$showenv-static"
+saw "  and it has no LD_PRELOAD" "LD_PRELOAD=(unset)"
+decides "a static program: untouched under auto too" 0 no "a static program" "$showenv-static" \
+	env SYSSHIM_RUN_TIMING="$dear" $run -v "$showenv-static"
+cp "$showenv" "$tmp/suid"; chmod 4755 "$tmp/suid"
+cp "$showenv" "$tmp/sgid"; chmod 2755 "$tmp/sgid"
+cp "$showenv" "$tmp/sgid-nox"; chmod 2745 "$tmp/sgid-nox"
+decides "a set-user-ID copy: untouched, said so" 0 no "not preloading: $tmp/suid is set-user-ID" "$tmp/suid" $run -v --always "$tmp/suid"
+saw "  and it has no LD_PRELOAD" "LD_PRELOAD=(unset)"
+decides "a set-group-ID copy: untouched, said so" 0 no "not preloading: $tmp/sgid is set-group-ID" "$tmp/sgid" $run -v --always "$tmp/sgid"
+decides "set-group-ID without group execute (no setgid program): preloaded" 0 yes \
+	"$tmp/sgid-nox is a dynamic program" "$tmp/sgid-nox" $run -v --always "$tmp/sgid-nox"
+# Another class: a 32-bit program's header (this kernel may not even run 32-bit programs:
+# the exec fails, 126, and the file is not handed to /bin/sh as a script).
+"$mkelf" "$tmp/elf32" elf32 && "$mkelf" "$tmp/elf-ia64" machine 50 && chmod 755 "$tmp/elf32" "$tmp/elf-ia64"
+decides "a 32-bit ELF: untouched, said so" 126 no \
+	"not preloading: $tmp/elf32 is an ELF of another class or machine (32-bit, little-endian, machine 3;.*wrong ELF class" \
+	"$tmp/elf32" $run -v --always "$tmp/elf32"
+grep -q "$tmp/elf32: Exec format error" "$tmp/err" && ! grep -q '^[0-9]* *execve("/bin/sh"' "$tmp/ex" &&
+	ok "  its exec fails: Exec format error, 126, not run by /bin/sh" || bad "32-bit ELF: exec error" "$(cat "$tmp/err")"
+decides "a 64-bit ELF of another machine (IA-64): untouched, said so" 126 no \
+	"is an ELF of another class or machine (64-bit, little-endian, machine 50;" "$tmp/elf-ia64" $run -v --always "$tmp/elf-ia64"
+decides "an ELF file the kernel refuses is not handed to /bin/sh under --never either" 126 no \
+	"Exec format error" "$tmp/elf32" $run --never "$tmp/elf32"
+grep -q '^[0-9]* *execve("/bin/sh"' "$tmp/ex" && bad "  --never: /bin/sh ran the ELF file" || ok "  no /bin/sh"
+# Go: gdu is dynamically linked (cgo), shfmt static; both carry the Go build-ID note.
+for g in gdu shfmt; do
+	gp=$(command -v $g) || { bad "Go program $g not installed (make deps-check installs it)"; continue; }
+	kind=static; readelf -lW "$gp" | grep -q INTERP && kind="dynamic: cgo"
+	decides "a Go program ($g, $kind): untouched, said so" 0 no \
+		"not preloading: $gp is a Go program (a \"Go\" build-ID note; $kind)" "$gp" $run -v --always "$gp" --version
+done
+# Program headers and notes beyond the first page: read with pread.
+"$mkelf" "$tmp/far-go" far-go && "$mkelf" "$tmp/far-gnu" far-gnu && chmod 755 "$tmp/far-go" "$tmp/far-gnu"
+decides "a Go note beyond the first page (pread): untouched" 127 no "$tmp/far-go is a Go program" "$tmp/far-go" $run -v --always "$tmp/far-go"
+decides "a GNU note there instead: a dynamic program, preloaded" 127 yes "$tmp/far-gnu is a dynamic program" "$tmp/far-gnu" $run -v --always "$tmp/far-gnu"
+# Scripts as before: preloaded, whatever the interpreter; -v names it and says what it is.
+printf '#!%s\n' "$showenv" > "$tmp/dyn.sh"
+printf '#! %s -x\n' "$showenv-static" > "$tmp/static.sh"
+chmod 755 "$tmp/dyn.sh" "$tmp/static.sh"
+decides "a script for a dynamic program: preloaded, -v says so" 0 yes \
+	"$tmp/dyn.sh is a script for $showenv, a dynamic program" "$tmp/dyn.sh" $run -v --always "$tmp/dyn.sh"
+saw "  and the library is mapped into its interpreter" "mapped: yes"
+decides "a script for a static program: preloaded as before, -v says the interpreter is static" 0 yes \
+	"$tmp/static.sh is a script for $showenv-static, a static program (no PT_INTERP).*preloaded as before" \
+	"$tmp/static.sh" $run -v --always "$tmp/static.sh"
+saw "  and LD_PRELOAD reached the interpreter" "LD_PRELOAD=$lib"
+printf '#!/bin/sh\necho "LD_PRELOAD=$LD_PRELOAD"\n' > "$tmp/bin/hashed"; chmod 755 "$tmp/bin/hashed"
+decides "a script found in PATH (auto, dear): preloaded" 0 yes "$tmp/bin/hashed is a script for /bin/sh, a dynamic program" \
+	"$tmp/bin/hashed" env PATH="$tmp/p0:$tmp/bin" SYSSHIM_RUN_TIMING="$dear" $run -v hashed
+saw "  and the script's shell has it" "LD_PRELOAD=$lib"
+decides "a file without #!: preloaded as before (/bin/sh runs it)" 0 yes "nohash is neither an ELF file nor a #! script" \
+	/bin/sh $run -v --always "$tmp/bin/nohash" x
+# The cost: what sysshim-run does before the command's execve. Where it preloads, the
+# command's open, fstat, read (one page) and close, then the library's one look-up
+# (SYSSHIM_LIB); where the command makes it step aside, no look-up; where it steps aside
+# before (--never, a cheap empty path), the command is not touched.
+costs "cost, --always, a dynamic program" "openat fstat read close newfstatat " "$showenv" $run --always "$showenv"
+costs "cost, auto (preloads), a dynamic program" "statx fstat newfstatat openat fstat read close newfstatat " \
+	"$showenv" env SYSSHIM_RUN_TIMING="$dear" $run "$showenv"
+costs "cost, --always, a static program (no look-up)" "openat fstat read close " "$showenv-static" $run --always "$showenv-static"
+costs "cost, --always, set-user-ID (not even read)" "openat fstat close " "$tmp/suid" $run --always "$tmp/suid"
+costs "cost, --always, a script (its interpreter not read without -v)" "openat fstat read close newfstatat " \
+	"$tmp/static.sh" $run --always "$tmp/static.sh"
+costs "cost, a PATH search: a missing candidate costs one openat, no execve" "openat openat fstat read close newfstatat " \
+	"$showenv" env PATH="$tmp/p0:$(dirname "$showenv")" $run --always "$(basename "$showenv")"
+costs "cost, --never: the command is not read" "" "$showenv" $run --never "$showenv"
+costs "cost, a cheap empty path (steps aside): the command is not read" "statx fstat newfstatat " \
+	"$showenv" env SYSSHIM_RUN_TIMING="100 110" $run "$showenv"
+unset SYSSHIM_LIB
 
 echo "sysshim-run: $pass passed, $fail failed"
 [ "$fail" = 0 ]

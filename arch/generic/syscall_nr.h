@@ -15,6 +15,7 @@
 #define SYS_pipe2		59
 #define SYS_read		63
 #define SYS_write		64
+#define SYS_pread64		67
 #define SYS_readlinkat		78
 #define SYS_newfstatat		79
 #define SYS_fstat		80

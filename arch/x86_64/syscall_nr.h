@@ -6,6 +6,7 @@
 #define SYS_mmap		9
 #define SYS_mprotect		10
 #define SYS_munmap		11
+#define SYS_pread64		17
 #define SYS_sched_yield		24
 #define SYS_madvise		28
 #define SYS_getpid		39
