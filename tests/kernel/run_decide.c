@@ -9,7 +9,11 @@
  * answers statx with EPERM (it must preload), the command's exit status passed on, and
  * env(1)'s 127. What was preloaded is read back from the command's own environment: the
  * command is this program again (--child), static, so the library file is only a name
- * (this program's own file stands in for it). Prints "run-decide: N passed, N failed".
+ * (this program's own file stands in for it). Since sysshim-run reads the command where
+ * it would preload and steps aside for a static program, a decision to preload shows as
+ * "not preloading: SELF is a static program ... (else preloading: REASON)" and no
+ * LD_PRELOAD; the missing library is asked for with a crafted dynamic ELF file (its
+ * loader does not exist). Prints "run-decide: N passed, N failed".
  * Static, glibc, with tests/common/testutil.c. */
 #include <errno.h>
 #include <fcntl.h>
@@ -119,7 +123,7 @@ int main(int argc, char **argv)
 	snprintf(lib, sizeof lib, "SYSSHIM_LIB=%s", self);
 	char *env[] = { lib, "SYSSHIM_RUN_CACHE=/tmp/run_decide.cache", "PATH=/bin", 0 };
 	char *env_nolib[] = { "SYSSHIM_LIB=/nonexistent/libsysshim.so.0", "PATH=/bin", 0 };
-	snprintf(want, sizeof want, "LD_PRELOAD=%s\n", self);
+	snprintf(want, sizeof want, "%s is a static program (no PT_INTERP)", self);
 	unlink("/tmp/run_decide.cache");
 
 	struct stat st;
@@ -144,11 +148,12 @@ int main(int argc, char **argv)
 		double ratio = c ? atof(c + 6) : 0;
 		check(c && strstr(err, "measured now"), "NULL path read here: the two calls timed", err);
 		int pre = ratio >= 1.495;
-		const char *said = pre ? "sysshim-run: preloading " : "sysshim-run: not preloading";
-		check(strncmp(err, said, strlen(said)) == 0,
-		      pre ? "the ratio printed is 1.50 or more: preloads" : "the ratio printed is under 1.50: steps aside",
-		      err);
-		check(strstr(out, pre ? want : "LD_PRELOAD=(unset)") != 0, "  and the command's LD_PRELOAD says so", out);
+		check(strncmp(err, "sysshim-run: not preloading: ", 29) == 0 &&
+		      (pre ? strstr(err, want) && strstr(err, "(else preloading: newfstatat")
+			   : strstr(err, "not preloading: newfstatat") != 0),
+		      pre ? "the ratio printed is 1.50 or more: would preload (the static command steps it aside)"
+			  : "the ratio printed is under 1.50: steps aside", err);
+		check(strstr(out, "LD_PRELOAD=(unset)") != 0, "  and the command has no LD_PRELOAD", out);
 		printf("decided: %.*s\n", (int)strcspn(err, "\n"), err);
 		rc = run(a_auto, env, 0, out, err, sizeof out);
 		check(rc == CHILD_RC && strstr(err, "measured this boot, cached in /tmp/run_decide.cache"),
@@ -156,9 +161,10 @@ int main(int argc, char **argv)
 	} else {
 		check(0, "the kernel's answer is EBADF or EFAULT", strerror(e));
 	}
-	const char *a_always[] = { "--always", self, "--child", 0 };
+	const char *a_always[] = { "-v", "--always", self, "--child", 0 };
 	rc = run(a_always, env, 0, out, err, sizeof out);
-	check(rc == CHILD_RC && strstr(out, want), "--always preloads", err);
+	check(rc == CHILD_RC && strstr(err, want) && strstr(err, "(else preloading: asked to") &&
+	      strstr(out, "LD_PRELOAD=(unset)"), "--always would preload; a static command runs untouched", err);
 	const char *a_never[] = { "--never", self, "--child", 0 };
 	rc = run(a_never, env, 0, out, err, sizeof out);
 	check(rc == CHILD_RC && strstr(out, "LD_PRELOAD=(unset)"), "--never does not", err);
@@ -166,15 +172,45 @@ int main(int argc, char **argv)
 	if (rc == 99) {
 		printf("skip statx EPERM: no seccomp filters in this kernel\n");
 	} else {
-		check(rc == CHILD_RC && strstr(err, "statx is refused here with EPERM") && strstr(out, want),
-		      "statx answered EPERM (a sandbox): preloads", err);
+		check(rc == CHILD_RC && strstr(err, "(else preloading: statx is refused here with EPERM") &&
+		      strstr(err, want) && strstr(out, "LD_PRELOAD=(unset)"),
+		      "statx answered EPERM (a sandbox): would preload; a static command runs untouched", err);
 	}
 	const char *a_none[] = { "no-such-command-rd", 0 };
 	rc = run(a_none, env, 0, out, err, sizeof out);
 	check(rc == 127, "command not found: 127", err);
-	const char *a_nolib[] = { "--always", self, "--child", 0 };
-	rc = run(a_nolib, env_nolib, 0, out, err, sizeof out);
-	check(rc == 127 && strstr(err, "cannot find libsysshim"), "no library to preload: 127", err);
+	/* A dynamic command (a 64-bit ELF of this machine with an interpreter, which does not
+	 * exist) is to be preloaded: without the library, 127. */
+	static const unsigned char dyn[] = {
+		0x7f, 'E', 'L', 'F', 2, 1, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+		3, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,	/* ET_DYN, e_machine below */
+		64, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,	/* e_phoff 64 */
+		0, 0, 0, 0, 64, 0, 56, 0, 1, 0, 64, 0, 0, 0, 0, 0,	/* one phdr of 56 bytes */
+		3, 0, 0, 0, 4, 0, 0, 0, 120, 0, 0, 0, 0, 0, 0, 0,	/* PT_INTERP at 120 */
+		120, 0, 0, 0, 0, 0, 0, 0, 120, 0, 0, 0, 0, 0, 0, 0,
+		19, 0, 0, 0, 0, 0, 0, 0, 19, 0, 0, 0, 0, 0, 0, 0,
+		1, 0, 0, 0, 0, 0, 0, 0,
+		'/', 'n', 'o', 'n', 'e', 'x', 'i', 's', 't', 'e', 'n', 't', '/', 'l', 'd', '.', 's', 'o', 0,
+	};
+	unsigned char img[sizeof dyn];
+	memcpy(img, dyn, sizeof dyn);
+#if defined(__x86_64__)
+	img[18] = 62;
+#elif defined(__aarch64__)
+	img[18] = 183;
+#elif defined(__loongarch__)
+	img[18] = 258 & 0xff, img[19] = 258 >> 8;
+#endif
+	int fd = open("/tmp/run_decide.dyn", O_WRONLY | O_CREAT | O_TRUNC, 0755);
+	int wrote = fd >= 0 && write(fd, img, sizeof img) == (ssize_t)sizeof img;
+	if (fd >= 0)
+		close(fd);
+	const char *a_nolib[] = { "--always", "/tmp/run_decide.dyn", 0 };
+	rc = wrote ? run(a_nolib, env_nolib, 0, out, err, sizeof out) : -1;
+	check(rc == 127 && strstr(err, "cannot find libsysshim"), "a dynamic command, no library to preload: 127", err);
+	const char *a_static_nolib[] = { "--always", self, "--child", 0 };
+	rc = run(a_static_nolib, env_nolib, 0, out, err, sizeof out);
+	check(rc == CHILD_RC, "a static command, no library: not looked for, the command runs", err);
 	printf("run-decide: %d passed, %d failed\n", pass, fail);
 	return fail != 0;
 }
