@@ -92,7 +92,7 @@ $(B)/bin/sysshim-probe: programs/sysshim-probe.c $(B)/lib/libsysshim.a
 # stack protector (both call into a libc), no fortify (no libc headers): the flags are
 # RUN_CFLAGS and what else CFLAGS holds.
 RUN_CFLAGS = -std=c11 -ffreestanding -fPIE -fvisibility=hidden -fno-stack-protector \
-	-fno-tree-loop-distribute-patterns -Wall -Wextra -Wno-unused-parameter $(SRC_INC) \
+	$(if $(findstring clang,$(CC)),,-fno-tree-loop-distribute-patterns) -Wall -Wextra -Wno-unused-parameter $(SRC_INC) \
 	$(filter-out -fsanitize% -fno-sanitize% -fstack-protector% -D_FORTIFY_SOURCE% -Wdate-time,$(CFLAGS))
 $(B)/run-libdir: FORCE
 	@mkdir -p $(dir $@) && echo '$(libdir)' | cmp -s - $@ || echo '$(libdir)' > $@
