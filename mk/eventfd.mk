@@ -1,4 +1,4 @@
-# eventfd signalling (issues 4 and 12): the Check suite tests/check_eventfd.c runs in
+# eventfd signalling: the Check suite tests/check_eventfd.c runs in
 # check-host (and, static, in check-kernel's guest); bench/bench_eventfd.c in `make bench`
 # and `make bench-kernel` compares raw eventfd writes, the sysshim notifier and libuv's
 # uv_async_send (part 1), batches forced plain, forced through io_uring and left to the

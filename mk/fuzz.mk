@@ -1,4 +1,4 @@
-# Differential fuzzing against glibc and coverage-guided fuzzing (issues 7 and 15, docs/fuzz.md).
+# Differential fuzzing against glibc and coverage-guided fuzzing (docs/fuzz.md).
 #
 #   make check-fuzz       replays tests/fuzz/corpus/, then each libFuzzer target for
 #                         FUZZ_CHECK_TIME s from a fresh seed, then difffuzz --matrix

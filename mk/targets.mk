@@ -1,4 +1,4 @@
-# Every make target the documentation names works on its own from a clean tree (issue 15):
+# Every make target the documentation names works on its own from a clean tree:
 #
 #   make check-targets   reads the `make X` of README.md, docs/*.md, kernel-patches/README.md
 #                        and upstream/*/README.md at run time; for each, `make -n X` in a

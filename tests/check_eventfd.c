@@ -1,4 +1,4 @@
-/* eventfd signalling (issue 4): the coalescing notifier and batched increments,
+/* eventfd signalling: the coalescing notifier and batched increments,
  * checked against the kernel's own counters (raw read(2) of each eventfd). */
 #include <check.h>
 #include <dirent.h>

@@ -543,7 +543,7 @@ START_TEST(seccomp_everything_denied)
 }
 END_TEST
 
-/* The order of the checks (issue 15): a flag, a path and a buffer bad at once, each
+/* The order of the checks: a flag, a path and a buffer bad at once, each
  * alone, for every strategy and route, against the kernel's own answers taken before a
  * filter goes in: 0 nothing denied (newfstatat, statx), 1 statx denied (the emulation,
  * whose contract is EINVAL for both sync bits or a reserved mask bit, else newfstatat's
