@@ -36,7 +36,7 @@ LIB_SRCS = $(sort $(wildcard src/*/*.c))
 LIB_OBJS = $(LIB_SRCS:%.c=$(B)/obj/%.o)
 # The library's own headers: arch/<arch>/ first, arch/generic/ for what an arch does not
 # have of its own (as musl does), src/internal/ (the lowest layer), src/ (a layer's
-# header by its folder: "stat/stat_impl.h"), the public header.
+# header by its folder: "stat/fstat.h"), the public header.
 SRC_INC = -Iarch/$(ARCH) -Iarch/generic -Isrc/internal -Isrc -Iinclude
 LIB_CFLAGS = -std=c11 -ffreestanding -fPIC -fvisibility=hidden -fno-stack-protector \
 	-Wall -Wextra -Wno-unused-parameter $(SRC_INC) $(CFLAGS)

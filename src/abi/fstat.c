@@ -1,4 +1,4 @@
-#include "stat/stat_impl.h"
+#include "stat/fstat.h"
 
 EXPORT int fstat(int fd, struct stat *st)
 {

@@ -1,4 +1,4 @@
-#include "stat/stat_impl.h"
+#include "stat/fstatat.h"
 
 EXPORT int lstat(const char *restrict path, struct stat *restrict st)
 {

@@ -1,4 +1,4 @@
-#include "stat/stat_impl.h"
+#include "stat/statx.h"
 
 EXPORT int statx(int fd, const char *restrict path, int flag, unsigned mask,
 		 struct statx *restrict stx)

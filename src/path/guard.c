@@ -1,83 +1,299 @@
 #include "guard.h"
+#include "clock.h"
+#include "env.h"
 
-/* The path alignment guard (docs/path.md). The kernel copies a path in with word
- * loads at path, path + 8, path + 16, ... whatever the alignment. When the path
- * starts unaligned, the load holding its NUL can run past the end of the page; if
- * the next page is unmapped or PROT_NONE that load faults and the kernel finishes
- * byte by byte: 7 - 37 us per stat here against 1.6 - 2.3 us (bench_path). An
- * aligned copy never crosses. */
+/* Whether the guard's copy pays on this machine (docs/path.md, "Measured, not
+ * assumed"). A page-end path costs the kernel a fault and a byte-by-byte finish:
+ * 1.9 times an ordinary stat on one Debian 12 VM, 4 - 16 times on another, nothing
+ * at all under qemu-user (which reads guest strings itself). Copying costs a fixed
+ * part and a part per 64 bytes. Both are measured in this process, the first time
+ * the guard meets an unaligned path, and again every 2^SS_GUARD_EXP unaligned paths
+ * after that, so a measurement that came out wrong, or a machine that changed, does
+ * not decide for good. A page-end path of n bytes is copied when
+ *	penalty > fixed + per64 * (n / 64 + 1);
+ * when not even the shortest path would be, the guard does not read paths at all.
+ *
+ * One 64-bit word holds it all (one relaxed load per unaligned path, updates by
+ * compare-and-swap; lock-free, async-signal-safe):
+ *	bits  0-1	SYSSHIM_ALIGN_COPY: 0 not read yet, GM_AUTO, GM_ALWAYS, GM_NEVER
+ *	bit   2	measured
+ *	bits  4-23	penalty, ns (saturates at about 1 ms)
+ *	bit   3	scanning every unaligned path (else one in SS_GUARD_SAMPLE)
+ *	bits 24-35	fixed copy cost, ns
+ *	bits 36-47	copy cost per 64 bytes, ns
+ *	bits 48-59	the scan's cost, ns, as timed in place
+ *
+ * Scanning costs every unaligned path something (a few ns, and where syscalls flush
+ * the TLB, PTI without PCID, the first touch of the path's page: about 30 ns, 1.5%
+ * of a stat), and pays only if page-end paths are common enough. So one unaligned
+ * path in SS_GUARD_SAMPLE (256) is scanned (and timed: the scan's cost S, in place, TLB
+ * miss included), and all of them once one of those finds a page-end path. Every
+ * 2^SS_GUARD_WIN unaligned paths the window's counts decide again: scan all while
+ *	hits * (penalty - fixed - per64) > scans * S. */
 
-/* The smallest page size: every page boundary is a multiple of it. */
-#define GUARD_PAGE 4096
+#define GM_AUTO		1
+#define GM_ALWAYS	2
+#define GM_NEVER	3
+#define G_MODE(w)	((unsigned)(w) & 3)
+#define G_MEASURED	4
+#define G_PEN(w)	((unsigned)((w) >> 4) & 0xfffff)
+#define G_FIX(w)	((unsigned)((w) >> 24) & 0xfff)
+#define G_PER(w)	((unsigned)((w) >> 36) & 0xfff)
+#define G_SCAN(w)	((unsigned)((w) >> 48) & 0xfff)
+#define G_FULL		8
+#define SS_GUARD_EXP	16
+#define SS_GUARD_WIN	12
+#define SS_GUARD_SAMPLE	256
 
-typedef uint64_t __attribute__((__may_alias__)) word;
+/* Larger than any base page Linux has (4 KiB x86_64, 16 KiB LoongArch, 64 KiB arm64 and
+ * ppc64 configurations), so m + PAGE is a page boundary and mprotect takes it. */
+#define PAGE		65536
 
-#define ONES ((uint64_t)-1 / 0xff)
-#define HIGHS (ONES * 0x80)
-#define LOWS (ONES * 0x7f)
+static uint64_t gword;
+/* Racy on purpose (a lost increment shifts a decision by one path); together, so
+ * that they share one cache line. */
+static struct {
+	unsigned long calls, scans, hits;
+} cnt __attribute__((__aligned__(64)));
 
-#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-/* 0x80 in each byte that is 0 (and maybe in bytes after the first 0: only the
- * lowest one counts); the bytes before the path (the word's low m) made non-zero. */
-#define ZEROS(x) (((x) - ONES) & ~(x) & HIGHS)
-#define BEFORE(m) (((uint64_t)1 << 8 * (m)) - 1)
-#define FIRST(z) (__builtin_ctzll(z) >> 3)
-#else
-#define ZEROS(x) (~((((x) & LOWS) + LOWS) | (x) | LOWS))
-#define BEFORE(m) (~(uint64_t)0 << (64 - 8 * (m)))
-#define FIRST(z) (__builtin_clzll(z) >> 3)
-#endif
-
-/* Measures the path with aligned loads only, each in a page the kernel's own copy
- * reads too (the one holding path[0], then one holding a byte before the NUL);
- * stops after SYSSHIM_PATH_MAX bytes, since a longer path is the kernel's to
- * refuse (ENAMETOOLONG) and is passed through as it is. Its length + 1 when the
- * kernel's load holding the NUL crosses a page, else 0. */
-__attribute__((__no_sanitize_address__)) size_t __ss_path_at_risk(const char *path)
+static uint64_t gpack(unsigned mode, int measured, unsigned pen, unsigned fix, unsigned per)
 {
-	unsigned m = (uintptr_t)path & 7;
-	const word *w = (const void *)(path - m);
-	const char *lim;
-	uint64_t z;
-	size_t n;
-
-	if (!m || ss_bad_ptr(path))
-		return 0;
-	lim = path + SYSSHIM_PATH_MAX;
-	for (z = ZEROS(*w | BEFORE(m)); !z; z = ZEROS(*w))
-		if ((const char *)++w >= lim)
-			return 0;
-	n = (const char *)w + FIRST(z) - path;
-	if (n >= SYSSHIM_PATH_MAX)
-		return 0;
-	/* The kernel's load that holds the NUL starts at path + (n & ~7). */
-	if (((uintptr_t)path + (n & ~(size_t)7)) % GUARD_PAGE <= GUARD_PAGE - 8)
-		return 0;
-	return n + 1;
+	return mode | (measured ? G_MEASURED : 0) | (uint64_t)(pen > 0xfffff ? 0xfffff : pen) << 4 |
+	       (uint64_t)(fix > 0xfff ? 0xfff : fix) << 24 | (uint64_t)(per > 0xfff ? 0xfff : per) << 36;
 }
 
-/* Copies the n bytes before the NUL with aligned loads (8 bytes a step, shifted
- * into place), reading no word past the one that holds the NUL. */
-const char *__ss_path_copy(struct sysshim_path *d, const char *s, size_t n)
+static unsigned mode_from_env(void)
 {
-	unsigned m = (uintptr_t)s & 7, sh = 8 * m;
-	const word *w = (const void *)(s - m);
-	word *o = (void *)d->buf;
-	size_t last = (m + n) >> 3;
+	static const char *const names[] = { "auto", "always", "never" };
+	int m = __ss_env_pick("SYSSHIM_ALIGN_COPY", names, 3);
 
-	for (size_t i = 0; i <= n >> 3; i++) {
-#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-		uint64_t x = w[i] >> sh;
-		if (i < last)
-			x |= w[i + 1] << (64 - sh);
-#else
-		uint64_t x = w[i] << sh;
-		if (i < last)
-			x |= w[i + 1] >> (64 - sh);
-#endif
-		o[i] = x;
+	if (m >= 0)
+		return GM_AUTO + (unsigned)m;
+	if (m == -2)
+		__ss_say("unknown SYSSHIM_ALIGN_COPY=", __ss_env_value("SYSSHIM_ALIGN_COPY"),
+			 " ignored (known: auto always never)");
+	return GM_AUTO;
+}
+
+static uint64_t gload(void)
+{
+	uint64_t w = __atomic_load_n(&gword, __ATOMIC_RELAXED), old = 0;
+
+	if (likely(w))
+		return w;
+	w = gpack(mode_from_env(), 0, 0, 0, 0);
+	if (!__atomic_compare_exchange_n(&gword, &old, w, 0, __ATOMIC_RELAXED, __ATOMIC_RELAXED))
+		return old;
+	return w;
+}
+
+/* The costs replaced; the scan's cost and the full-scan bit kept. */
+static void gstore(unsigned pen, unsigned fix, unsigned per, int measured)
+{
+	uint64_t old = gload(), w;
+	do
+		w = gpack(G_MODE(old), measured, pen, fix, per) | (old & (G_FULL | 0xfffULL << 48));
+	while (!__atomic_compare_exchange_n(&gword, &old, w, 0, __ATOMIC_RELAXED, __ATOMIC_RELAXED));
+}
+
+/* Sets the full-scan bit, and with scan_ns != 0 moves the scan's cost halfway. */
+static void gscan(int full, unsigned scan_ns)
+{
+	uint64_t old = gload(), w;
+	do {
+		unsigned sc = G_SCAN(old);
+		if (scan_ns)
+			sc = sc ? (sc + scan_ns + 1) / 2 : scan_ns;
+		if (sc > 0xfff)
+			sc = 0xfff;
+		w = (old & ~(G_FULL | 0xfffULL << 48)) | (full ? G_FULL : 0) | (uint64_t)sc << 48;
+	} while (w != old && !__atomic_compare_exchange_n(&gword, &old, w, 0, __ATOMIC_RELAXED,
+							  __ATOMIC_RELAXED));
+}
+
+static void fill(char *s, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		((volatile char *)s)[i] = '/';
+	s[n] = 0;
+}
+
+static uint64_t min_of(uint64_t a, uint64_t b)
+{
+	return a < b ? a : b;
+}
+
+/* A private page followed by a PROT_NONE one; "//...//" (the root) once with its
+ * NUL on the first page's last byte, starting unaligned, so that the kernel's word
+ * load faults, and once aligned in the middle: the difference of the fastest of a
+ * few alternating stats is the penalty. Then copies of a 15- and a 1023-byte path. */
+/* newfstatat, or statx where the kernel has no newfstatat (LoongArch before 6.11). */
+static long stat_once(const char *p, struct stat *st)
+{
+	struct statx stx;
+	long r = __syscall(SYS_newfstatat, AT_FDCWD, p, st, 0);
+	return r != -ENOSYS ? r : __syscall(SYS_statx, AT_FDCWD, p, 0, STATX_BASIC_STATS, &stx);
+}
+
+static void measure(void)
+{
+	struct stat st;
+	struct sysshim_path tmp;
+	uint64_t edge = ~0ULL, mid = ~0ULL, c15 = ~0ULL, c1k = ~0ULL, t;
+	long a = __syscall(SYS_mmap, 0, 2 * PAGE, PROT_READ | PROT_WRITE,
+			   MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	char *m, *e, *al, *lng;
+	int ok = 1;
+
+	if ((unsigned long)a > -4096UL)
+		return gstore(0, 0, 0, 0);
+	m = (char *)a;
+	if (__syscall(SYS_mprotect, m + PAGE, PAGE, PROT_NONE)) {
+		__syscall(SYS_munmap, m, 2 * PAGE);
+		return gstore(0, 0, 0, 0);
 	}
-	d->buf[n] = 0;
-	d->len = n;
-	return d->buf;
+	e = m + PAGE - 15;		/* & 7 == 1, NUL at the page's last byte */
+	al = m + 1024;
+	lng = m + 2048 + 1;
+	fill(e, 14);
+	fill(al, 14);
+	fill(lng, 1023);
+	for (int i = 0; i < 6 && ok; i++) {
+		for (int j = 0; j < 2; j++) {
+			int first = (i + j) & 1;
+			t = __ss_now_ns();
+			ok &= !stat_once(first ? e : al, &st);
+			t = __ss_now_ns() - t;
+			if (first)
+				edge = min_of(edge, t);
+			else
+				mid = min_of(mid, t);
+		}
+		t = __ss_now_ns();
+		for (int k = 0; k < 8; k++) {
+			__ss_path_copy(&tmp, e, 14);
+			__atomic_signal_fence(__ATOMIC_SEQ_CST);
+		}
+		c15 = min_of(c15, (__ss_now_ns() - t + 7) / 8);
+		t = __ss_now_ns();
+		__ss_path_copy(&tmp, lng, 1023);
+		__atomic_signal_fence(__ATOMIC_SEQ_CST);
+		c1k = min_of(c1k, __ss_now_ns() - t);
+	}
+	__syscall(SYS_munmap, m, 2 * PAGE);
+	if (!ok)	/* refused (a sandbox): nothing measured, copy as before */
+		return gstore(0, 0, 0, 0);
+	/* 15 bytes: the fixed part; 1023 bytes: 16 more 64-byte blocks. */
+	unsigned fix = (unsigned)c15 ? (unsigned)c15 : 1;
+	unsigned per = c1k > c15 ? (unsigned)((c1k - c15 + 15) / 16) : 1;
+	gstore(edge > mid ? (unsigned)(edge - mid) : 0, fix, per, 1);
+}
+
+static int pays(uint64_t w, size_t n)
+{
+	return G_PEN(w) > G_FIX(w) + (uint64_t)G_PER(w) * ((n >> 6) + 1);
+}
+
+/* The guard's question for an unaligned path (src/stat via probe.h): its length + 1
+ * when it is to be copied, else 0. */
+size_t __ss_path_scan(const char *path)
+{
+	uint64_t w = gload(), t0 = 0;
+	size_t n;
+	unsigned long c;
+	int timed = 0;
+
+	if (G_MODE(w) == GM_NEVER)
+		return 0;
+	if (G_MODE(w) == GM_AUTO) {
+		c = __atomic_load_n(&cnt.calls, __ATOMIC_RELAXED);
+		__atomic_store_n(&cnt.calls, c + 1, __ATOMIC_RELAXED);
+		/* The common case, first: measured, sampling, not this path's turn (the
+		 * window's and the measurement's turns are sampling turns too). */
+		if ((w & (G_MEASURED | G_FULL)) == G_MEASURED && likely((c + 1) % SS_GUARD_SAMPLE))
+			return 0;
+		if (unlikely(!(w & G_MEASURED) && !c) ||
+		    unlikely(!((c + 1) & ((1UL << SS_GUARD_EXP) - 1)))) {
+			measure();
+			w = gload();
+		}
+		/* Measured, and not even a short page-end path pays: read nothing. */
+		if ((w & G_MEASURED) && !pays(w, 0))
+			return 0;
+		if (unlikely(!((c + 1) & ((1UL << SS_GUARD_WIN) - 1)))) {
+			unsigned long sc = __atomic_load_n(&cnt.scans, __ATOMIC_RELAXED);
+			unsigned long hi = __atomic_load_n(&cnt.hits, __ATOMIC_RELAXED);
+			uint64_t gain = G_PEN(w) > G_FIX(w) + G_PER(w) ? G_PEN(w) - G_FIX(w) - G_PER(w) : 0;
+			gscan((uint64_t)hi * gain > (uint64_t)sc * G_SCAN(w), 0);
+			__atomic_store_n(&cnt.scans, 0, __ATOMIC_RELAXED);
+			__atomic_store_n(&cnt.hits, 0, __ATOMIC_RELAXED);
+			w = gload();
+		}
+		timed = !c || !((c + 1) % SS_GUARD_SAMPLE);
+		if (!(w & G_FULL) && (w & G_MEASURED) && !timed)
+			return 0;
+		__atomic_store_n(&cnt.scans, __atomic_load_n(&cnt.scans, __ATOMIC_RELAXED) + 1,
+				 __ATOMIC_RELAXED);
+		if (timed)
+			t0 = __ss_now_ns();
+	}
+	n = __ss_path_at_risk(path);
+	if (G_MODE(w) != GM_AUTO)
+		return n;
+	if (timed) {
+		uint64_t d = __ss_now_ns() - t0;
+		unsigned clk = __ss_clock_cost();
+		gscan(n || (w & G_FULL), d > clk ? (unsigned)(d - clk) : 1);
+	} else if (n && !(w & G_FULL)) {
+		gscan(1, 0);
+	}
+	if (!n)
+		return 0;
+	__atomic_store_n(&cnt.hits, __atomic_load_n(&cnt.hits, __ATOMIC_RELAXED) + 1,
+			 __ATOMIC_RELAXED);
+	if (!(w & G_MEASURED))
+		return n;
+	return pays(w, n - 1) ? n : 0;
+}
+
+/* For the tests: costs as if measured. */
+void __ss_align_set_costs(unsigned penalty, unsigned fixed, unsigned per64)
+{
+	gstore(penalty, fixed, per64, 1);
+	gscan(1, 0);
+}
+
+EXPORT void sysshim_align_info(struct sysshim_align_info *in)
+{
+	uint64_t w = gload();
+	unsigned pen = G_PEN(w), fix = G_FIX(w), per = G_PER(w);
+
+	in->mode = G_MODE(w) == GM_ALWAYS ? SYSSHIM_ALIGN_COPY_ALWAYS :
+		   G_MODE(w) == GM_NEVER ? SYSSHIM_ALIGN_COPY_NEVER : SYSSHIM_ALIGN_COPY_AUTO;
+	in->measured = !!(w & G_MEASURED);
+	in->penalty_ns = pen;
+	in->copy_ns = fix;
+	in->copy_ns_per64 = per;
+	in->scan_ns = G_SCAN(w);
+	in->scan_all = in->mode == SYSSHIM_ALIGN_COPY_ALWAYS ||
+		       (in->mode == SYSSHIM_ALIGN_COPY_AUTO && (!in->measured || (w & G_FULL)));
+	/* The longest path that is copied at a page end. */
+	if (in->mode == SYSSHIM_ALIGN_COPY_NEVER)
+		in->copy_max_len = 0;
+	else if (in->mode == SYSSHIM_ALIGN_COPY_ALWAYS || !in->measured)
+		in->copy_max_len = SYSSHIM_PATH_MAX - 1;
+	else if (pen <= fix + per)
+		in->copy_max_len = 0;
+	else {
+		uint64_t blocks = per ? (pen - fix - 1) / per : 64;	/* n / 64 + 1 <= blocks */
+		uint64_t max = blocks * 64 - 1;
+		in->copy_max_len = max >= SYSSHIM_PATH_MAX - 1 ? SYSSHIM_PATH_MAX - 1 : (unsigned)max;
+	}
+}
+
+/* Measure now (the benchmarks and sysshim-probe); the guard need not be on. */
+EXPORT void sysshim_align_measure(void)
+{
+	if (G_MODE(gload()) == GM_AUTO)
+		measure();
 }

@@ -1,8 +1,8 @@
 #ifndef SYSSHIM_GUARD_H
 #define SYSSHIM_GUARD_H
 
-/* The path alignment guard (docs/path.md): the geometry and the copy (guard.c), and
- * the measured decision whether copying pays here (guard_decide.c). The stat calls
+/* The path alignment guard (docs/path.md): the measured decision whether copying pays
+ * here (guard.c), on the geometry and the copy of a page-end path (page_end.c). The stat calls
  * ask __ss_path_misplaced() and, for a path the kernel would read slowly, redo the
  * call on an aligned copy (__ss_path_copy) themselves. */
 

@@ -1,4 +1,4 @@
-#include "stat_impl.h"
+#include "fstat.h"
 #include "sysshim.h"
 
 static long fd_try(int s, int fd, struct stat *st)

@@ -1,4 +1,6 @@
-#include "stat_impl.h"
+#include "fstatat.h"
+#include "fstat.h"
+#include "path/guard.h"
 #include "sysshim.h"
 
 /* fstatat(fd, "", st, AT_EMPTY_PATH) is fstat(fd), but only a kernel with the empty-path

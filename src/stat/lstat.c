@@ -1,4 +1,4 @@
-#include "stat_impl.h"
+#include "fstatat.h"
 #include "sysshim.h"
 
 EXPORT int sysshim_lstat(const char *restrict path, struct stat *restrict st)

@@ -1,4 +1,6 @@
-#include "stat_impl.h"
+#include "statx.h"
+#include "fstatat.h"
+#include "path/guard.h"
 #include "sysshim.h"
 
 static long emulate(int fd, const char *path, int flag, unsigned mask, struct statx *stx)

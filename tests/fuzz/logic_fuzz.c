@@ -22,7 +22,9 @@
 #include <string.h>
 #include <sys/mman.h>
 
-#include "stat/stat_impl.h"
+#include "stat/fstat.h"
+#include "stat/fstatat.h"
+#include "stat/statx.h"
 #include "sysshim.h"
 
 int *__errno_location(void);
@@ -264,7 +266,7 @@ long __ss_mock_syscall(long n, long a, long b, long c, long d, long e, long f)
 	case SYS_statx:
 		return k_statx(a, (const char *)b, (int)c, (unsigned)d, (struct statx *)e);
 	case SYS_write: return c;	/* sysshim's warnings: swallowed */
-	/* the path guard's clock and its measuring page (src/path/guard_decide.c,
+	/* the path guard's clock and its measuring page (src/path/guard.c,
 	 * src/eventfd/clock.c): real, they decide no answer; no auxv, so no vDSO */
 	case SYS_openat: return -ENOENT;
 	case SYS_read: case SYS_close: return -EBADF;

@@ -1,9 +1,10 @@
-#ifndef SYSSHIM_STAT_IMPL_H
-#define SYSSHIM_STAT_IMPL_H
+#ifndef SYSSHIM_STAT_FSTAT_H
+#define SYSSHIM_STAT_FSTAT_H
 
 #include "probe.h"
-#include "path/guard.h"
 
+/* Stat an open fd with the probed strategy, moving down the list while the kernel
+ * refuses the syscall itself (fstat.c). */
 hidden long __ss_fd_stat(unsigned v, int fd, struct stat *st);
 
 /* fstat's hot path, inlined into each export: one load, one compare, the syscall,
@@ -20,7 +21,5 @@ static inline long __ss_fstat(int fd, struct stat *st)
 	}
 	return __ss_fd_stat(v, fd, st);
 }
-hidden long __ss_fstatat(int fd, const char *path, struct stat *st, int flag);
-hidden long __ss_statx(int fd, const char *path, int flag, unsigned mask, struct statx *stx);
 
 #endif
