@@ -20,7 +20,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 
 #include "stat/fstat.h"
 #include "stat/fstatat.h"
@@ -29,6 +28,10 @@
 
 int *__errno_location(void);
 long write(int fd, const void *buf, unsigned long n);	/* glibc's, not a model syscall */
+/* glibc's too (its <sys/mman.h> would define again what the library's kdefs.h has) */
+void *mmap(void *addr, size_t len, int prot, int flags, int fd, long off);
+int mprotect(void *addr, size_t len, int prot);
+#define MAP_FAILED ((void *)-1)
 
 /* ---------------------------------------------------------------- input */
 
