@@ -2,9 +2,33 @@
 # dpkg-buildpackage in a copy of the tree under $(B)/deb (it writes the .debs to the parent
 # directory: $(B)/deb, so nothing lands outside the build dir), then runs lintian, which
 # must report no errors and no warnings (overrides with a reason: debian/*.lintian-overrides).
-# `make check-deb` builds them, installs them into a scratch root and tests them (tests/deb.sh).
+# debian/README.source says the rest (the build options, the hardening, the tests).
+#
+# `make check-deb` builds them, unpacks them into a scratch root (dpkg -x) and tests them
+# there (tests/deb.sh): the package-level checks (lintian, contents, hardening, symbols,
+# manual pages) and Debian's own tests of the installed packages, debian/tests (DEP-8,
+# what autopkgtest and Debian's CI run), run by tests/deb.sh on the scratch root with
+# PATH, LD_LIBRARY_PATH, PKG_CONFIG_SYSROOT_DIR/PKG_CONFIG_LIBDIR and SYSSHIM_LIB pointing
+# into it.  Not `autopkgtest ... -- null`: that installs the packages into this system as
+# root (/usr/lib/<triplet>/libsysshim.so.0, /usr/bin/sysshim-run), which `make check` must
+# not do on a developer's machine or a shared one (other checks and other developers'
+# runs would find that library; a run stopped half-way leaves it there).  `make check-deb`
+# installs nothing but the tests' Depends (tools/need), needs no network beyond those, and
+# is part of `make check`: about 200 s on 2 cores at load 30-40, most of it dpkg-buildpackage.
+#
+# `make check-deb-autopkgtest` (not part of `make check`) runs autopkgtest itself on the
+# same debian/tests: the testbed is a throwaway chroot unpacked from a cached minbase
+# tarball of this system's Debian release ($(CACHE)/autopkgtest-<release>-<hash>.tar,
+# debootstrap on first use), in a private mount namespace; autopkgtest installs the three
+# .debs and the tests' Depends there with apt (it needs the Debian mirror), and the chroot
+# is removed afterwards, so nothing changes on the system (measured: 737 s for the tarball
+# once, then about 6 min a run, 220 s of it autopkgtest, on 2 cores at load 30-40).  On a
+# throwaway machine, `autopkgtest` with the three .debs (not the dbgsym ones), the built
+# tree $(B)/deb/sysshim-<version>/ and `-- null` installs into the system instead.
 
-PKGS_DEB = debhelper dpkg-dev lintian mandoc fakeroot pkg-config check strace python3 file
+# What building and linting need; the Depends of debian/tests/control are installed by
+# tests/deb.sh before each test, as autopkgtest would.
+PKGS_DEB = debhelper dpkg-dev lintian mandoc fakeroot pkg-config check
 DEB_DIR = $(B)/deb
 DEB_VERSION = $(shell sed -n '1s/^[^(]*(\([^)]*\)).*/\1/p' debian/changelog)
 DEB_SRC = $(DEB_DIR)/sysshim-$(DEB_VERSION)
@@ -44,5 +68,11 @@ deb-symbols: deb-build
 check-deb: deb-build
 	@B=$(B) sh tests/deb.sh $(DEB_DIR) $(DEB_VERSION)
 
+# The tarball is made under the cache's lock; the chroot is the run's own.
+check-deb-autopkgtest: deb-build
+	@tools/need autopkgtest debootstrap
+	@tb=$$($(call CACHE_LOCK,autopkgtest-tarball) sh tests/deb.sh --tarball $(abspath $(CACHE))) && \
+		sh tests/deb.sh --autopkgtest $(DEB_DIR) $(DEB_VERSION) "$$tb"
+
 CHECK_PARTS += check-deb
-.PHONY: deb deb-build deb-symbols check-deb
+.PHONY: deb deb-build deb-symbols check-deb check-deb-autopkgtest

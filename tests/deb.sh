@@ -1,20 +1,108 @@
 #!/bin/sh
 # tests/deb.sh DEB_DIR VERSION: the Debian packages `make deb-build` made in DEB_DIR, as a user
-# gets them: lintian clean, the three installed into a scratch root with dpkg -x, sysshim-probe
-# and sysshim-run run from there, programs built against the installed libsysshim-dev with
-# pkg-config (shared and static) and compared with raw syscalls, the hardening the package
-# build promises, the symbols file, and the manual pages (mandoc -Tlint, one page per
-# function of sysshim.h). Prints "check-deb: N passed, N failed".
-dir=$1 ver=$2
+# gets them: lintian clean, the three installed into a scratch root with dpkg -x, the
+# hardening the package build promises, the symbols file, the manual pages (mandoc -Tlint,
+# one page per function of sysshim.h), and Debian's own tests of the installed packages,
+# debian/tests (DEP-8: sysshim-probe, sysshim-run, programs built with pkg-config against
+# libsysshim-dev and compared with raw syscalls), run on the scratch root as autopkgtest
+# would run them on installed packages (see dep8_run below).  Nothing is installed into
+# the system but the tests' Depends.  Prints "check-deb: N passed, N failed, N skipped".
+#
+# tests/deb.sh --tarball CACHE: prints the path of a root file system tarball for
+# autopkgtest (the host's Debian release, debootstrap --variant=minbase from the mirror
+# the system's apt uses, with the tests' usual Depends already in), making it first if
+# there is none: CACHE/autopkgtest-<release>-<hash>.tar.  The caller holds the lock.
+# tests/deb.sh --autopkgtest DEB_DIR VERSION TARBALL: autopkgtest itself on the three
+# packages, the testbed a throwaway chroot unpacked from TARBALL under DEB_DIR/autopkgtest
+# (autopkgtest-virt-chroot, in a private mount namespace with /proc, /sys, /dev/pts and
+# a /tmp of its own): the packages and the tests' Depends are installed there, never
+# into the system, and the chroot is removed afterwards.
+# The package names, the mirror and the release come from the tree and the system.
+
+# Installed in the tarball so that each run does not download them: the Depends of
+# debian/tests/control that are not the source's own packages (autopkgtest installs any
+# that are missing in the testbed itself: this list only saves time).
+TARBALL_PKGS="build-essential pkg-config python3 strace"
+
+if [ "${1:-}" = --tarball ]; then
+	set -eu
+	cache=${2:?usage: tests/deb.sh --tarball CACHE}
+	rel=$(. /etc/os-release && echo "${VERSION_CODENAME:-}")
+	[ -n "$rel" ] || { echo "tests/deb.sh: no VERSION_CODENAME in /etc/os-release" >&2; exit 1; }
+	h=$(printf '%s\n' "$rel minbase $TARBALL_PKGS" | sha256sum | cut -c1-12)
+	tb=$cache/autopkgtest-$rel-$h.tar
+	[ -f "$tb" ] && { echo "$tb"; exit 0; }
+	mirror=$(cat /etc/apt/sources.list.d/*.sources 2>/dev/null | awk '/^URIs:/ { print $2; exit }')
+	[ -n "$mirror" ] || mirror=$(awk '$1 == "deb" { for (i = 2; i <= NF; i++) if ($i ~ /^(http|https|ftp|file):/) { print $i; exit } }' \
+		/etc/apt/sources.list 2>/dev/null)
+	case $mirror in ""|*-security*) echo "tests/deb.sh: no Debian mirror in the system's apt sources ($mirror)" >&2; exit 1 ;; esac
+	d=$cache/autopkgtest-$rel-$h.tmp
+	rm -rf "$d" && mkdir -p "$d"
+	echo "tests/deb.sh: debootstrap $rel from $mirror with $TARBALL_PKGS (log $tb.log)" >&2
+	s=$(date +%s)
+	debootstrap --variant=minbase --include="$(echo $TARBALL_PKGS | tr ' ' ,)" "$rel" "$d" "$mirror" \
+		>"$tb.log" 2>&1 || { tail -20 "$tb.log" >&2; echo "tests/deb.sh: debootstrap failed" >&2; exit 1; }
+	rm -f "$d"/var/cache/apt/archives/*.deb
+	tar -C "$d" -cf "$tb.part" . && mv "$tb.part" "$tb" && rm -rf "$d"
+	echo "tests/deb.sh: $tb made in $(( $(date +%s) - s )) s (load $(cut -d' ' -f1-3 /proc/loadavg))" >&2
+	echo "$tb"
+	exit 0
+fi
+
+if [ "${1:-}" = --autopkgtest ]; then
+	dir=${2:-} ver=${3:-} tb=${4:-}
+	[ -d "$dir" ] && [ -n "$ver" ] && [ -f "$tb" ] ||
+		{ echo "usage: tests/deb.sh --autopkgtest DEB_DIR VERSION TARBALL" >&2; exit 2; }
+	[ "$(id -u)" = 0 ] || { echo "tests/deb.sh: the chroot testbed needs root" >&2; exit 1; }
+	arch=$(dpkg-architecture -qDEB_HOST_ARCH)
+	dir=$(cd "$dir" && pwd)
+	work=$dir/autopkgtest
+	src=$dir/sysshim-$ver
+	debs=
+	for p in $(sed -n 's/^Package: *//p' debian/control); do debs="$debs $dir/${p}_${ver}_$arch.deb"; done
+	rm -rf "$work" && mkdir -p "$work/root" || exit 1
+	s=$(date +%s)
+	tar -C "$work/root" -xf "$tb" || exit 1
+	echo "autopkgtest$debs $src -- chroot $work/root (log $work/log)"
+	# The mounts live in the namespace and go with it; the root is removed after that.
+	# shellcheck disable=SC2086
+	unshare --mount --propagation private sh -c '
+		set -e
+		r=$1; shift
+		mount -t proc proc "$r/proc"
+		mount --rbind /sys "$r/sys"
+		mount --bind /dev/pts "$r/dev/pts"
+		mount -t tmpfs tmpfs "$r/tmp"
+		cp /etc/resolv.conf "$r/etc/resolv.conf"
+		exec autopkgtest "$@" -- chroot "$r"' sh "$work/root" $debs "$src/" -o "$work/out" \
+		>"$work/log" 2>&1 </dev/null
+	rc=$?
+	if grep -q " $work/root" /proc/mounts; then
+		echo "FAIL $work/root is still mounted: not removed"; exit 1
+	fi
+	rm -rf "$work/root"
+	grep -E '^(ok|FAIL|skip) |^[a-z]*: [0-9]* passed' "$work/out"/*-stdout 2>/dev/null | grep -Ev ':ok ' | sed 's|^.*/||'
+	cat "$work/out/summary" 2>/dev/null || tail -20 "$work/log"
+	np=$(grep -c ' PASS' "$work/out/summary" 2>/dev/null) nf=$(grep -Ec ' (FAIL|ERROR)' "$work/out/summary" 2>/dev/null)
+	ns=$(grep -c ' SKIP' "$work/out/summary" 2>/dev/null)
+	echo "autopkgtest exit $rc in $(( $(date +%s) - s )) s (load $(cut -d' ' -f1-3 /proc/loadavg)); log $work/log, results $work/out"
+	echo "check-deb-autopkgtest: ${np:-0} passed, ${nf:-0} failed, ${ns:-0} skipped"
+	# 0 all passed, 2 some skipped; anything else is a failure or a testbed error.
+	[ $rc = 0 ] || [ $rc = 2 ]
+	exit
+fi
+
+dir=${1:-} ver=${2:-}
 [ -d "$dir" ] && [ -n "$ver" ] || { echo "usage: tests/deb.sh DEB_DIR VERSION" >&2; exit 2; }
 top=$(pwd)
 ma=$(dpkg-architecture -qDEB_HOST_MULTIARCH)
 arch=$(dpkg-architecture -qDEB_HOST_ARCH)
 t=$(mktemp -d)
 trap 'rm -rf "$t"' EXIT
-pass=0 fail=0
+pass=0 fail=0 skipped=0
 ok() { pass=$((pass + 1)); echo "ok   $*"; }
 bad() { fail=$((fail + 1)); echo "FAIL $*"; }
+skip() { skipped=$((skipped + 1)); echo "skip $*"; }
 check() { what=$1; shift; if "$@" >"$t/out" 2>&1; then ok "$what"; else bad "$what: $(tail -5 "$t/out")"; fi; }
 
 # --- the packages and lintian
@@ -97,109 +185,94 @@ else
 	bad "debian/libsysshim0.symbols differs from the exports (run make deb-symbols): $(diff "$t/sym-file" "$t/sym-lib" | grep '^[<>]' | tr '\n' ' ')"
 fi
 
-# --- sysshim-probe from the scratch root
-if out=$("$probe" --json) && printf '%s' "$out" | python3 -c '
-import json, sys
-j = json.load(sys.stdin)
-assert j["caps"]["fstat"] is True and j["strategy"]["fstat"] and j["forced"] == "auto", j
-assert j["batch"]["mode"] == "auto" and j["batch"]["way_16"] in ("plain", "io_uring"), j
-'; then ok "sysshim-probe --json: $(printf '%s' "$out" | cut -c1-100)..."; else bad "sysshim-probe --json: $out"; fi
-out=$(SYSSHIM_STRATEGY=statx-empty "$probe" --json 2>&1)
-printf '%s' "$out" | grep -q '"forced": "statx-empty"' && printf '%s' "$out" | grep -q '"fstat": "statx-empty"' &&
-	ok "SYSSHIM_STRATEGY=statx-empty reaches the installed probe" || bad "forced strategy: $out"
-out=$(SYSSHIM_BATCH=plain "$probe" --json 2>&1)
-printf '%s' "$out" | grep -q '"mode": "plain",.*"way_16": "plain"' &&
-	ok "SYSSHIM_BATCH=plain: the probe's batch decision is plain" || bad "SYSSHIM_BATCH=plain: $out"
-"$probe" | grep -q '^  fstat(fd) ' && "$probe" | grep -q 'a flush of 16 uses' &&
-	ok "sysshim-probe prints the calls and the batch decision" || bad "sysshim-probe text output"
-
-# --- sysshim-run from the scratch root
+# --- sysshim-run's own library lookup: the libdir compiled in is the package's (the DEP-8
+# tests below point SYSSHIM_LIB into the scratch root, so they cannot see this).
 grep -aq "/usr/lib/$ma" "$run" && ok "sysshim-run looks in /usr/lib/$ma" || bad "sysshim-run's libdir"
-export SYSSHIM_LIB="$lib"
-SYSSHIM_RUN=always "$run" cat /proc/self/maps >"$t/maps" 2>"$t/err"
-grep -q "$lib" "$t/maps" && ok "SYSSHIM_RUN=always: the scratch root's library is mapped in cat" ||
-	bad "library not preloaded: $(cat "$t/err")"
-"$run" --never cat /proc/self/maps | grep -q libsysshim && bad "--never preloaded" || ok "--never: not preloaded"
-"$run" -v --always true 2>"$t/err"; [ $? = 0 ] && [ -s "$t/err" ] && ok "-v says: $(head -1 "$t/err")" || bad "-v said nothing"
-"$run" --always -- /nonexistent/cmd 2>/dev/null; rc=$?
-[ $rc = 127 ] && ok "command not found: 127" || bad "command not found: $rc"
-printf 'x\n' >"$t/noexec"; chmod 644 "$t/noexec"
-"$run" --always -- "$t/noexec" 2>/dev/null; rc=$?
-[ $rc = 126 ] && ok "command not executable: 126" || bad "command not executable: $rc"
-v=$("$run" --version) && echo "$v" | grep -q "$ver" && ok "--version: $v" || bad "--version: $v"
-# The preload works: cat's own fstat calls reach the fstat syscall (glibc 2.36 alone makes
-# newfstatat(fd, "", AT_EMPTY_PATH)); the probe's calls on fd 2147483647 are not counted.
-if command -v strace >/dev/null; then
-	# sysshim-run runs strace with the preload in its environment; strace traces only cat.
-	strace -e trace=fstat,newfstatat -o "$t/tr0" cat "$top/debian/control" >/dev/null 2>&1
-	SYSSHIM_RUN=always "$run" strace -e trace=fstat,newfstatat -o "$t/tr1" cat "$top/debian/control" >/dev/null 2>&1
-	n0=$(grep -v 2147483647 "$t/tr0" | grep -c 'fstat(') n1=$(grep -v 2147483647 "$t/tr1" | grep -c 'fstat(')
-	e0=$(grep -c 'newfstatat([0-9]*, ""' "$t/tr0") e1=$(grep -v 2147483647 "$t/tr1" | grep -c 'newfstatat([0-9]*, ""')
-	[ "$n1" -gt "$n0" ] && [ "$e1" -lt "$e0" ] &&
-		ok "cat under sysshim-run: fstat syscalls $n0 -> $n1, newfstatat(fd, \"\") $e0 -> $e1" ||
-		bad "preload through sysshim-run: fstat $n0 -> $n1, newfstatat(fd, \"\") $e0 -> $e1"
-fi
-unset SYSSHIM_LIB
-# Without SYSSHIM_LIB the scratch root's script looks where the package puts the library.
 if [ ! -e "/usr/lib/$ma/libsysshim.so.0" ]; then
-	"$run" --always true 2>"$t/err"; rc=$?
+	env -u SYSSHIM_LIB "$run" --always true 2>"$t/err"; rc=$?
 	[ $rc = 127 ] && grep -q "/usr/lib/$ma" "$t/err" && ok "no library installed: 127, looked in /usr/lib/$ma" ||
 		bad "library lookup: $rc $(cat "$t/err")"
 fi
 
-# --- programs built against the installed libsysshim-dev with pkg-config
-cat >"$t/p.c" <<'EOC'
-#define _GNU_SOURCE
-#include <fcntl.h>
-#include <stdio.h>
-#include <string.h>
-#include <unistd.h>
-#include <sys/stat.h>
-#include <sys/syscall.h>
-#include <sysshim.h>
-int main(int argc, char **argv)
-{
-	struct stat a, b, c;
-	struct sysshim_info in;
-	int fd = dup2(open(argv[0], O_RDONLY), 100);
-	if (fd != 100 || syscall(SYS_fstat, fd, &a) || sysshim_fstat(fd, &b) || fstat(fd, &c))
-		return perror("stat"), 1;
-	if (a.st_ino != b.st_ino || a.st_dev != b.st_dev || a.st_size != b.st_size ||
-	    a.st_mode != b.st_mode || memcmp(&b, &c, sizeof b))
-		return fprintf(stderr, "sysshim_fstat differs from the fstat syscall\n"), 1;
-	if (sysshim_stat("/nonexistent/x", &b) != -1)
-		return 1;
-	sysshim_info(&in);
-	printf("%s\n", sysshim_strategy_name(in.fstat_strategy));
-	return 0;
+# --- debian/tests (DEP-8): the tests Debian's CI runs on the installed packages, run
+# here on the scratch root.  As autopkgtest does: from the source tree, each in a
+# fresh AUTOPKGTEST_TMP, after installing the Depends that are not the packages
+# themselves (tools/need); a test fails on a non-zero exit or, without allow-stderr,
+# on any output on stderr.  What autopkgtest does by installing the packages, the
+# environment does here: PATH (the tools), LD_LIBRARY_PATH (the loader finds the
+# library), PKG_CONFIG_SYSROOT_DIR and PKG_CONFIG_LIBDIR (pkg-config reads only the
+# root's sysshim.pc and prefixes its -I/-L with the root; C_INCLUDE_PATH/LIBRARY_PATH
+# are not set, so a .pc that lost its flags fails), SYSSHIM_LIB (sysshim-run's
+# compiled-in /usr/lib/<triplet> is outside the root) and SYSSHIM_DEB_ROOT (the tests
+# expect every file under it).  Each test's output: $dir/dep8-NAME.log.
+dep8_run() {	# dep8_run ROOT LOGDIR: run every test of debian/tests/control
+	droot=$1 logs=$2
+	ours=$(sed -n 's/^Package: *//p' "$top/debian/control" | tr '\n' ' ')
+	# One line per test: NAME<TAB>DEPENDS<TAB>RESTRICTIONS (continuation lines joined).
+	awk -v FS='\n' -v RS='' '{
+		gsub(/\n[ \t]+/, " "); n = split($0, l, "\n"); tests = deps = restr = ""; cmd = 0
+		for (i = 1; i <= n; i++) {
+			if (l[i] ~ /^#/) continue
+			f = tolower(l[i]); sub(/:.*/, "", f); v = l[i]; sub(/^[^:]*:[ \t]*/, "", v)
+			if (f == "tests") tests = v; else if (f == "depends") deps = v
+			else if (f == "restrictions") restr = v; else if (f == "test-command") cmd = 1
+		}
+		if (cmd) { print "test-command\t\t"; next }
+		if (tests == "") next
+		gsub(/,/, " ", tests); gsub(/,/, " ", restr); m = split(tests, t, " ")
+		for (i = 1; i <= m; i++) printf "%s\t%s\t%s\n", t[i], deps, restr
+	}' "$top/debian/tests/control" >"$t/dep8"
+	[ -s "$t/dep8" ] || { bad "debian/tests/control: no test"; return; }
+	while IFS='	' read -r name deps restr; do
+		[ "$name" = test-command ] && { bad "debian/tests/control: Test-Command is not run here (tests/deb.sh): use Tests:"; continue; }
+		[ -x "$top/debian/tests/$name" ] || { bad "debian/tests/$name: no executable file"; continue; }
+		# Restrictions this runner honours; any other means the test needs autopkgtest.
+		other=
+		for r in $restr; do
+			case $r in allow-stderr|superficial|skip-not-installable|needs-root) ;; *) other="$other $r" ;; esac
+		done
+		[ -n "$other" ] && { skip "debian/tests/$name: Restrictions:$other need autopkgtest (make check-deb-autopkgtest)"; continue; }
+		# Depends: @ and the source's own packages are in the scratch root; of the others'
+		# alternatives the first is installed unless one already is.
+		need=
+		for clause in $(printf '%s\n' "$deps" | sed 's/([^)]*)//g; s/\[[^]]*\]//g; s/<[^>]*>//g; s/ //g; s/,/ /g'); do
+			have=
+			for alt in $(printf '%s\n' "$clause" | tr '|' ' '); do
+				alt=${alt%%:*}
+				case " @ $ours " in *" $alt "*) have=1; break ;; esac
+				dpkg-query -W -f='${Status}' "$alt" 2>/dev/null | grep -q 'ok installed' && { have=1; break; }
+			done
+			[ -n "$have" ] || need="$need ${clause%%|*}"
+		done
+		if [ -n "$need" ] && ! "$top/tools/need" $need >"$t/need" 2>&1 </dev/null; then
+			bad "debian/tests/$name: cannot install its Depends:$need: $(tail -3 "$t/need")"; continue
+		fi
+		tmp=$(mktemp -d "$t/dep8-$name.XXXXXX")
+		(cd "$top" && env PATH="$droot/usr/bin:$PATH" LD_LIBRARY_PATH="$droot/usr/lib/$ma" \
+			PKG_CONFIG_SYSROOT_DIR="$droot" \
+			PKG_CONFIG_LIBDIR="$droot/usr/lib/$ma/pkgconfig:$droot/usr/share/pkgconfig" \
+			SYSSHIM_LIB="$droot/usr/lib/$ma/libsysshim.so.0" SYSSHIM_DEB_ROOT="$droot" \
+			AUTOPKGTEST_TMP="$tmp" AUTOPKGTEST_ARTIFACTS="$tmp/artifacts" \
+			"debian/tests/$name" >"$logs/dep8-$name.log" 2>"$t/dep8-err" </dev/null)
+		rc=$?
+		sum=$(tail -1 "$logs/dep8-$name.log")
+		# The test's own checks count as this run's.
+		np=$(printf '%s\n' "$sum" | sed -n 's/^[^:]*: \([0-9]*\) passed, .*/\1/p')
+		nf=$(printf '%s\n' "$sum" | sed -n 's/.* \([0-9]*\) failed.*/\1/p')
+		pass=$((pass + ${np:-0})) fail=$((fail + ${nf:-0}))
+		grep -E '^(FAIL|skip) ' "$logs/dep8-$name.log" | sed "s|^|     debian/tests/$name: |"
+		if [ -s "$t/dep8-err" ] && ! case " $restr " in *" allow-stderr "*) true ;; *) false ;; esac; then
+			bad "debian/tests/$name wrote to stderr (no allow-stderr): $(head -5 "$t/dep8-err")"
+		elif [ $rc != 0 ] && [ "${nf:-0}" = 0 ]; then
+			bad "debian/tests/$name: exit $rc: $(tail -3 "$logs/dep8-$name.log")"
+		elif [ $rc != 0 ]; then
+			echo "FAIL debian/tests/$name: $sum (log $logs/dep8-$name.log)"
+		else
+			echo "ok   debian/tests/$name (Depends: $deps${restr:+; Restrictions: $restr}): $sum"
+		fi
+	done <"$t/dep8"
 }
-EOC
-pc() { PKG_CONFIG_SYSROOT_DIR="$root" PKG_CONFIG_LIBDIR="$root/usr/lib/$ma/pkgconfig" pkg-config "$@"; }
-mv=$(pc --modversion sysshim) && [ "$mv" = "$ver" ] && ok "pkg-config --modversion sysshim: $mv" ||
-	bad "pkg-config --modversion: '$mv', the package is $ver"
-flags=$(pc --cflags --libs sysshim)
-if cc -o "$t/p-shared" "$t/p.c" $flags 2>"$t/err" &&
-	out=$(LD_LIBRARY_PATH="$root/usr/lib/$ma" "$t/p-shared") &&
-	LD_LIBRARY_PATH="$root/usr/lib/$ma" ldd "$t/p-shared" | grep -q "$lib"; then
-	ok "shared link ($flags) runs against the scratch root's library: fstat via $out"
-else
-	bad "shared link: $(cat "$t/err") $out"
-fi
-flags=$(pc --cflags --libs --static sysshim)
-if cc -static -o "$t/p-static" "$t/p.c" $flags 2>"$t/err" && out=$("$t/p-static") &&
-	file -b "$t/p-static" | grep -q 'statically linked'; then
-	ok "static link ($flags) runs: fstat via $out"
-	if command -v strace >/dev/null; then
-		strace -e trace=fstat,newfstatat -o "$t/tr" "$t/p-static" >/dev/null 2>&1
-		# fd 100: the raw syscall, sysshim_fstat() and the program's fstat() (stdio's own
-		# fstat inside libc, on fd 1, is libc's internal call and is not counted).
-		n=$(grep -c '^fstat(100,' "$t/tr") e=$(grep -c '^newfstatat(100, ""' "$t/tr")
-		[ "$n" = 3 ] && [ "$e" = 0 ] && ok "static: the program's fstat() is sysshim's (fd 100: 3 fstat, 0 newfstatat)" ||
-			bad "static: fd 100: $n fstat, $e newfstatat(fd, \"\") (want 3 and 0)"
-	fi
-else
-	bad "static link: $(cat "$t/err") $out"
-fi
+dep8_run "$root" "$dir"
 
 # --- manual pages
 check "mandoc -Tlint man/*: clean" mandoc -Tlint -Wall $(ls "$top"/man/*.[1-8])
@@ -221,5 +294,5 @@ done
 [ -z "$missing" ] && ok "every function of sysshim.h has a manual page that names it" ||
 	bad "functions without a manual page:$missing"
 
-echo "check-deb: $pass passed, $fail failed"
+echo "check-deb: $pass passed, $fail failed, $skipped skipped"
 [ "$fail" = 0 ]
