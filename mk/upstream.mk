@@ -5,7 +5,8 @@
 #                              builds (patched and unpatched), tests under
 #                              qemu-loongarch64 7.2 and 10.0 and natively
 #   make check-upstream-glibc  Debian glibc 2.36-9+deb12u14 + fstat backport:
-#                              build (~15 min), io/tst-stat, io/tst-fstatat,
+#                              build of libc alone (make lib support/others),
+#                              io/tst-stat, io/tst-fstatat,
 #                              static fstat-bench with strace check
 #   make check-upstream-glibc-la64  glibc 2.43 (Debian's source package) + statx
 #                              NULL-path series for loongarch64 (below; about
@@ -33,7 +34,8 @@ UPSTREAM_SH  := $(UPSTREAM_TOP)/upstream/scripts
 
 check-upstream: check-upstream-musl check-upstream-glibc check-upstream-glibc-la64
 
-# `make check` runs it (a glibc build: about 15 minutes on an idle 2-core machine);
+# `make check` runs it (a build of glibc's libc alone, 'make lib': roughly half the work
+# of the full 'make', which took about 15 minutes on an idle 2-core machine);
 # UPSTREAM_CHECK=no leaves it out of a local run.
 ifneq ($(UPSTREAM_CHECK),no)
 CHECK_PARTS += check-upstream
