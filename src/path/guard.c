@@ -194,7 +194,7 @@ static int pays(uint64_t w, size_t n)
 	return G_PEN(w) > G_FIX(w) + (uint64_t)G_PER(w) * ((n >> 6) + 1);
 }
 
-/* The guard's question for an unaligned path (src/stat via probe.h): its length + 1
+/* The guard's question for an unaligned path (the stat calls, via guard.h): its length + 1
  * when it is to be copied, else 0. */
 size_t __ss_path_scan(const char *path)
 {
