@@ -143,7 +143,7 @@ DEP_FILES += $(wildcard $(B)/obj/src/*/*.d $(B)/bin/*.d)
 
 # Every part runs, even after one fails; the summary names the failed ones.
 CHECK_ORDER = check-host check-mutants check-targets check-deb check-asan check-valgrind bench-insn check-fuzz check-kernel \
-	check-kernel-6.12 check-kernel-arm64 check-kernel-la64 check-real \
+	check-kernel-5.10 check-kernel-6.12 check-kernel-arm64 check-kernel-arm64-5.10 check-kernel-la64 check-real \
 	check-cross check-kernel-patches check-upstream
 CHECK_RUN = $(filter $(CHECK_PARTS),$(CHECK_ORDER)) $(filter-out $(CHECK_ORDER),$(CHECK_PARTS))
 

@@ -34,8 +34,8 @@ PKGS_TESTBED = make gcc libc6-dev binutils coreutils apt dpkg cpio gzip pkg-conf
 	qemu-system-arm llvm-19 flex bison bc xz-utils libelf-dev patch
 
 CHECK_PARTS += check-kernel check-cross
-# The real-kernel rows: x86_64 6.12, arm64 6.1 and 6.12, loongarch64 old and 6.12.
-CHECK_PARTS += check-kernel-6.12 check-kernel-arm64 check-kernel-la64
+# The real-kernel rows: x86_64 5.10 and 6.12, arm64 6.1 and 6.12, loongarch64 old and new.
+CHECK_PARTS += check-kernel-5.10 check-kernel-6.12 check-kernel-arm64 check-kernel-la64
 
 # The suites every part runs: all tests/check_* but check_preload (it needs host
 # programs: ls, git, strace); the benchmarks: all bench/bench_*.
@@ -75,6 +75,22 @@ tb-fetch-trixie: deps-testbed
 TB_K612 = $(TB_DL)/kernel-amd64-6.12
 tb-fetch-kernel-6.12: deps-testbed
 	@$(call CACHE_LOCK,kernel-amd64-6.12) testbed/fetch-debian-kernel.sh $(TB_K612) amd64 trixie
+
+# Debian 11's 5.10 (bullseye), a kernel older than 6.1: the stand-in for RHEL 9's 5.14 and
+# Ubuntu 22.04's 5.15 (glibc's fstat is newfstatat(fd, "", AT_EMPTY_PATH) there too; its
+# io_uring is 5.15's, backported in 5.10.162). TB_K510_SUITE=bullseye (default) is the last
+# point release, frozen (linux-image-5.10.0-32-ARCH-unsigned 5.10.223-1); "bullseye
+# bullseye-security" takes the LTS kernel of the day (5.10.0-46, 5.10.262-1 on 2026-12-01).
+# The cache directory is named after the suites, so a change of suite fetches anew.
+TB_K510_SUITE ?= bullseye
+TB_K510_KEY = $(subst $(eval) ,+,$(strip $(TB_K510_SUITE)))
+TB_K510 = $(TB_DL)/kernel-amd64-5.10-$(TB_K510_KEY)
+TB_KA64_510 = $(TB_DL)/kernel-arm64-5.10-$(TB_K510_KEY)
+tb-fetch-kernel-5.10: deps-testbed
+	@$(call CACHE_LOCK,kernel-amd64-5.10) testbed/fetch-debian-kernel.sh $(TB_K510) amd64 "$(TB_K510_SUITE)"
+
+tb-fetch-kernel-arm64-5.10: deps-testbed
+	@$(call CACHE_LOCK,kernel-arm64-5.10) testbed/fetch-debian-kernel.sh $(TB_KA64_510) arm64 "$(TB_K510_SUITE)"
 
 tb-fetch-kernels: tb-fetch-kernel tb-fetch-kernel-6.12
 
@@ -158,6 +174,35 @@ check-kernel-6.12: deps-testbed tb-fetch-kernel-6.12 tb-x86-static
 	@CK_DEFAULT_TIMEOUT=$(TB_CK_TIMEOUT) TB_EXPECT=new TB_KREL='6\.12\.' TB_NAME=kernel-6.12 \
 		testbed/run-kernel.sh check $(TB_K612)/vmlinuz $(TB)/x86_64/check.cpio.gz \
 		$(TB)/x86_64-6.12
+
+# Debian 11's 5.10: the same initramfs; the probe must find what it finds on 6.1.
+check-kernel-5.10: deps-testbed tb-fetch-kernel-5.10 tb-x86-static
+	@$(MAKE) --no-print-directory $(TB)/x86_64/check.cpio.gz
+	@CK_DEFAULT_TIMEOUT=$(TB_CK_TIMEOUT) TB_EXPECT=stock TB_KREL='5\.10\.' TB_NAME=kernel-5.10 \
+		testbed/run-kernel.sh check $(TB_K510)/vmlinuz $(TB)/x86_64/check.cpio.gz \
+		$(TB)/x86_64-5.10
+
+# io_uring IORING_OP_WRITE to a non-blocking eventfd at its maximum, with and without
+# RWF_NOWAIT, on the x86_64 kernels 5.10, 6.1 and 6.12 and on the host
+# (tests/kernel/uring_nowait.c: raw syscalls, static; its ANSWER lines make the table of
+# docs/testbed.md, "Debian 11's 5.10"). Informational: not part of make check.
+$(TB)/x86_64/uring_nowait: tests/kernel/uring_nowait.c
+	@mkdir -p $(dir $@)
+	$(TB_HOSTCC) -static -O2 -Wall -o $@ $<
+
+$(TB)/x86_64/uring.cpio.gz: $(TB)/x86_64/init $(TB)/x86_64/uring_nowait testbed/mkinitramfs.sh
+	testbed/mkinitramfs.sh $@ $(TB)/x86_64/init b:$(TB)/x86_64/uring_nowait
+
+uring-nowait-kernels: deps-testbed tb-fetch-kernel-5.10 tb-fetch-kernel tb-fetch-kernel-6.12
+	@$(MAKE) --no-print-directory $(TB)/x86_64/uring.cpio.gz
+	@r=0; echo "testbed: the host ($$(uname -r)):"; \
+	$(TB)/x86_64/uring_nowait > $(TB)/x86_64/uring-host.txt || r=1; sed 's/^/  /' $(TB)/x86_64/uring-host.txt; \
+	for k in 5.10=$(TB_K510) 6.1=$(TB_DL)/kernel 6.12=$(TB_K612); do \
+		TB_TIMEOUT=300 testbed/run-kernel.sh bench $${k#*=}/vmlinuz $(TB)/x86_64/uring.cpio.gz \
+			$(TB)/x86_64-uring-$${k%%=*} || r=1; done; \
+	sed -n 's/^\(OUT uring_nowait| \)\{0,1\}\(ANSWER .*\)/uring-nowait: \2/p' $(TB)/x86_64/uring-host.txt \
+		$(TB)/x86_64-uring-5.10/bench.log $(TB)/x86_64-uring-6.1/bench.log $(TB)/x86_64-uring-6.12/bench.log; \
+	exit $$r
 
 bench-kernel-6.12: deps-testbed tb-fetch-kernel-6.12 tb-x86-bench
 	@$(MAKE) --no-print-directory $(TB)/x86_64/bench.cpio.gz
@@ -251,6 +296,11 @@ check-kernel-arm64: deps-testbed tb-fetch-kernel-arm64 tb-aarch64
 	TB_EXPECT=new TB_KREL='6\.12\.' TB_NAME=kernel-arm64-6.12 $(TB_A64_RUN) check \
 		$(TB_KA64_612)/vmlinuz $(TB)/aarch64/check.cpio.gz $(TB)/aarch64-6.12 || r=1; exit $$r
 
+check-kernel-arm64-5.10: deps-testbed tb-fetch-kernel-arm64-5.10 tb-aarch64
+	@$(MAKE) --no-print-directory $(TB)/aarch64/check.cpio.gz
+	@TB_EXPECT=stock TB_KREL='5\.10\.' TB_NAME=kernel-arm64-5.10 $(TB_A64_RUN) check \
+		$(TB_KA64_510)/vmlinuz $(TB)/aarch64/check.cpio.gz $(TB)/aarch64-5.10
+
 bench-kernel-arm64: deps-testbed tb-fetch-kernel-arm64 tb-aarch64-bench tb-aarch64
 	@$(MAKE) --no-print-directory $(TB)/aarch64/bench.cpio.gz
 	@r=0; for k in 6.1=$(TB_KA64_61) 6.12=$(TB_KA64_612); do \
@@ -258,7 +308,8 @@ bench-kernel-arm64: deps-testbed tb-fetch-kernel-arm64 tb-aarch64-bench tb-aarch
 		TB_BENCH_MIN_RATIO=$${TB_BENCH_MIN_RATIO:-0} $(TB_A64_RUN) bench $${k#*=}/vmlinuz \
 		$(TB)/aarch64/bench.cpio.gz $(TB)/aarch64-$${k%%=*} || r=1; done; exit $$r
 
-.PHONY: tb-fetch-kernel-arm64 tb-aarch64-bench check-kernel-arm64 bench-kernel-arm64
+.PHONY: tb-fetch-kernel-arm64 tb-aarch64-bench check-kernel-arm64 bench-kernel-arm64 \
+	tb-fetch-kernel-5.10 tb-fetch-kernel-arm64-5.10 check-kernel-5.10 check-kernel-arm64-5.10
 
 # ---- loongarch64 kernels: Linux 6.12 (Debian 13's linux-source-6.12) built here with
 # clang-19/ld.lld-19 from tinyconfig + testbed/kconfig/loongarch64-virt.config,
@@ -391,5 +442,5 @@ bench-kernel-la64: deps-testbed tb-la64-kernels tb-la64-hosted
 
 .PHONY: tb-fetch-la64-src tb-la64-kernel-6.12 tb-la64-kernel-old tb-fetch-la64-qemu tb-la64-kernels \
 	tb-fetch-la64-libc tb-fetch-la64-sid tb-la64-hosted check-kernel-la64 bench-kernel-la64
-.PHONY: check-kernel-6.12 bench-kernel-6.12 deps-testbed testbed-fetch tb-fetch-kernel tb-fetch-kernel-6.12 tb-fetch-kernels tb-fetch-arm64 tb-fetch-trixie \
+.PHONY: uring-nowait-kernels check-kernel-6.12 bench-kernel-6.12 deps-testbed testbed-fetch tb-fetch-kernel tb-fetch-kernel-6.12 tb-fetch-kernels tb-fetch-arm64 tb-fetch-trixie \
 	tb-x86-static tb-x86-bench tb-aarch64 tb-la64 check-kernel bench-kernel check-cross

@@ -12,7 +12,8 @@
 # Signed-By, only the suite and the architecture changed, so a local mirror or proxy the
 # system's apt uses is used here too (the proxy settings come with the system's
 # apt.conf.d, which the private config leaves in place). A -security suite takes the
-# system's security source. SUITE "system" keeps the system's own Debian suites.
+# system's security source. SUITE "system" keeps the system's own Debian suites. SUITE
+# may name several, space-separated, in one argument ("bullseye bullseye-security").
 # No mirror address is written here.
 #
 # --sources prints those private sources (deb822) for TYPE (deb or deb-src), ARCH and the
@@ -159,10 +160,15 @@ Debug::NoLocking "true";
 EOC
 export APT_CONFIG="$dir/apt.conf"
 
-# Lists older than a day are refreshed (private lists only).
-if [ -z "$(find "$dir/lists" -maxdepth 1 -name '*Packages*' -mmin -1440 2>/dev/null | head -1)" ]; then
+# Lists older than a day are refreshed (private lists only), and so are lists fetched
+# for other sources (another SUITE or ARCH in the same DIR: "bullseye" after
+# "bullseye-security" found no package of bullseye's own, a day long).
+if [ -z "$(find "$dir/lists" -maxdepth 1 -name '*Packages*' -mmin -1440 2>/dev/null | head -1)" ] ||
+	! cmp -s "$srcparts/private.sources" "$dir/lists/.private.sources"; then
 	echo "testbed: apt-get update (private lists for $arch/$suite in $dir)"
+	rm -f "$dir/lists/.private.sources"
 	apt-get -q update >"$dir/update.log" 2>&1 || { tail -20 "$dir/update.log" >&2; exit 1; }
+	cp "$srcparts/private.sources" "$dir/lists/.private.sources"
 fi
 for p in $todo; do
 	rm -f "$dir/debs/${p}_"*.deb

@@ -10,6 +10,9 @@
 # bootable Image, decompressed: see below) and DIR/kernel.txt (package, version, .deb).
 # A second run finds DIR/kernel.txt and downloads nothing: the cache entry is keyed by
 # the image package's name and version, written in kernel.txt.
+# SUITE may be several suites in one argument, "bullseye bullseye-security": apt then takes
+# the newest linux-image-ARCH among them (bullseye: 5.10.223-1, the last point release;
+# with bullseye-security: the LTS kernel of the day).
 #
 # arm64: a vmlinuz may be a plain Image (Debian 12's 6.1 and Debian 13's 6.12 are: "ARM\x64"
 # at offset 56), a gzip'd Image, or an EFI zboot PE ("MZ" with "zimg" at offset 4: a
@@ -52,7 +55,8 @@ if [ "$arch" = arm64 ]; then
 		tail -c +$((off + 1)) "$src" | head -c "$size" | gzip -dc > "$dir/Image.tmp"
 		echo "testbed:   EFI zboot image: payload ($size bytes at $off, gzip) unpacked"
 	elif [ "$(od -An -c -j56 -N3 "$src" | tr -d ' ')" = ARM ]; then
-		cp "$src" "$dir/Image.tmp"
+		# The same file: a second name, not a second copy (27 - 37 MB).
+		ln -f "$dir/vmlinuz-$krel" "$dir/Image.tmp" 2>/dev/null || cp "$src" "$dir/Image.tmp"
 		echo "testbed:   a plain (uncompressed) arm64 Image"
 	else
 		gzip -dc < "$src" > "$dir/Image.tmp"
@@ -66,6 +70,7 @@ else
 	ln -sf "vmlinuz-$krel" "$dir/vmlinuz"
 fi
 ver=$(dpkg-deb -f "$apt/debs/$deb" Version)
-rm -rf "$apt/root/boot" "$apt/root/lib" "$apt/root/usr/lib/modules" "$apt/debs/$deb"
+rm -rf "$apt/root/boot" "$apt/root/lib" "$apt/root/usr/lib/modules" "$apt/root/usr/lib/linux-image-$krel" \
+	"$apt/debs/$deb"
 printf '%s %s %s\n' "$pkg" "$ver" "$deb" > "$dir/kernel.txt"
 echo "testbed:   $dir/vmlinuz ($pkg $ver)"
