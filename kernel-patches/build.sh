@@ -19,7 +19,7 @@
 #   arm64       compile the patched fs/stat.o for arm64 (defconfig)
 #   initramfs   build kernel-patches/test/kpatch-test.c as /init of
 #               $KP_BUILD/kpt-initramfs.cpio.gz
-#   build       deps fetch unpack patch config stock patched arm64 initramfs
+#   build       deps fetch unpack patch config stock patched initramfs
 #   boot K I [WORD...]  boot bzImage K with initramfs I under qemu (TCG),
 #               WORDs appended to the kernel command line; killed after
 #               $KP_TIMEOUT seconds (default 900); fails on a hang, a
@@ -404,7 +404,6 @@ cmd_build() {
 	cmd_patch
 	cmd_stock
 	cmd_patched
-	cmd_arm64
 	cmd_initramfs
 }
 

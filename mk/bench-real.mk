@@ -1,4 +1,4 @@
-# Real programs (issue 11): what users gain and lose. See README "What real programs gain".
+# Real programs: what users gain and lose. See README "What real programs gain".
 #
 #   make bench-real   Debian 12 programs (python3, git, sqlite, tar, cp, find, du, ls, cat,
 #                     sha256sum, make+gcc) on a tmpfs tree of 2000 files, booted on Debian's

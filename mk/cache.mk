@@ -1,18 +1,28 @@
 # What `make check` installs first, and fills beside its parts (tools/check-parts.sh).
 #
-#   make deps-all     every Debian package a part of `make check` needs, in one apt-get
-#   make cache-warm   the cache entries the parts need, in the order they need them: the
-#                     downloads, then the long builds (kernels, chroots, libcs); each step
-#                     under its entry's lock, so a part that needs one waits for it
+#   make deps-all        every Debian package a part of `make check-all` needs, in one apt-get
+#   make cache-warm      the cache entries the parts of `make check` need, in the order they
+#                        need them: the downloads, then the long builds (kernels, chroots);
+#                        each step under its entry's lock, so a part that needs one waits for it
+#   make cache-warm-all  the same, then the entries of `make check-all`'s parts (libcs, the
+#                        arm64 kernel-patches pair)
 # CHECK_WARM=none leaves the warm job out (the parts then build what they need themselves).
 
 PKGS_ALL = $(PKGS_BUILD) $(PKGS_CHECK) $(PKGS_TARGETS) $(PKGS_DEB) $(PKGS_TESTBED) \
 	$(PKGS_BENCH_REAL) $(KERNEL_PATCHES_DEBS) $(PKGS_UPSTREAM)
 CHECK_WARM ?= cache-warm
-CACHE_WARM_STEPS = testbed-fetch tb-fetch-kernels tb-fetch-kernel-5.10 tb-fetch-kernel-arm64 br-rootfs
+CHECK_WARM_ALL ?= $(if $(filter none,$(CHECK_WARM)),none,cache-warm-all)
+CACHE_WARM_STEPS = testbed-fetch tb-fetch-kernels tb-fetch-kernel-5.10 tb-fetch-kernel-arm64 br-rootfs \
+	tb-la64-warm kernel-patches-build
+CACHE_WARM_MORE = upstream-musl-build upstream-glibc-build kernel-patches-arm64-build \
+	upstream-glibc-la64-build
 
 cache-warm:
 	@for t in $(CACHE_WARM_STEPS); do echo "== cache-warm: make $$t"; \
 		$(MAKE) --no-print-directory $$t || echo "== cache-warm: make $$t FAILED"; done
 
-.PHONY: cache-warm
+cache-warm-all:
+	@for t in $(CACHE_WARM_STEPS) $(CACHE_WARM_MORE); do echo "== cache-warm: make $$t"; \
+		$(MAKE) --no-print-directory $$t || echo "== cache-warm: make $$t FAILED"; done
+
+.PHONY: cache-warm cache-warm-all

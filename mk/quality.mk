@@ -2,7 +2,9 @@
 
 SAN_FLAGS = -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer \
 	-fno-sanitize=nonnull-attribute
-# check_preload runs other programs; every other suite runs under the tools.
+# check_preload runs other programs; every other suite runs under the tools. The stress
+# harness runs QUALITY_STRESS_SECONDS there (check-host runs its full 120 s).
+QUALITY_STRESS_SECONDS ?= 30
 SUITES_NOPRELOAD = $(filter-out %/check_preload,$(TEST_BINS))
 
 check-asan: deps-check
@@ -10,12 +12,12 @@ check-asan: deps-check
 	$(MAKE) --no-print-directory B=$(B)/asan CFLAGS="-O1 -g $(SAN_FLAGS)" \
 		TEST_LDFLAGS="$(SAN_FLAGS)" tests
 	@fail=0; for t in $(SUITES_NOPRELOAD:$(B)/%=$(B)/asan/%); do echo "-- asan+ubsan $$t"; \
-		ASAN_OPTIONS=detect_leaks=1:handle_segv=0 UBSAN_OPTIONS=print_stacktrace=1 $$t || fail=1; done; \
+		SYSSHIM_STRESS_SECONDS=$(QUALITY_STRESS_SECONDS) ASAN_OPTIONS=detect_leaks=1:handle_segv=0 UBSAN_OPTIONS=print_stacktrace=1 $$t || fail=1; done; \
 	test $$fail = 0
 
 check-valgrind: deps-check $(TEST_BINS)
 	@fail=0; for t in $(SUITES_NOPRELOAD); do echo "-- valgrind $$t"; \
-		SYSSHIM_TEST_SCALE=10 CK_DEFAULT_TIMEOUT=600 valgrind -q --error-exitcode=99 --suppressions=tests/valgrind.supp \
+		SYSSHIM_STRESS_SECONDS=$(QUALITY_STRESS_SECONDS) SYSSHIM_TEST_SCALE=10 CK_DEFAULT_TIMEOUT=600 valgrind -q --error-exitcode=99 --suppressions=tests/valgrind.supp \
 		--leak-check=full --errors-for-leak-kinds=definite $$t || fail=1; done; \
 	test $$fail = 0
 

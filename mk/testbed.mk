@@ -1,4 +1,4 @@
-# Test beds (issue 3): Debian's own 6.1 kernel under qemu-system-x86_64, aarch64 and
+# Test beds: Debian's own 6.1 kernel under qemu-system-x86_64, aarch64 and
 # loongarch64 under qemu-user 7.2 (Debian 12) and 10.0 (Debian 13). See docs/testbed.md.
 #
 #   make check-kernel   static suites + sysshim-probe in an initramfs, booted on Debian's
@@ -108,7 +108,7 @@ tb-x86-bench: deps-testbed
 
 # The static archive, suites and benchmarks have rules here too (B is not TB_SB in this
 # make), so a target that needs them (check-upstream-glibc's probe, the initramfs) works
-# on its own, not only after tb-x86-static (issue 15).
+# on its own, not only after tb-x86-static.
 ifneq ($(abspath $(TB_SB)),$(abspath $(B)))
 TB_SB_MAKE = $(MAKE) --no-print-directory $(TB_PASS) B=$(TB_SB) TEST_LDFLAGS=-static
 # (The sub-make is asked every time: its dependency files know what is stale.)
@@ -444,3 +444,7 @@ bench-kernel-la64: deps-testbed tb-la64-kernels tb-la64-hosted
 	tb-fetch-la64-libc tb-fetch-la64-sid tb-la64-hosted check-kernel-la64 bench-kernel-la64
 .PHONY: uring-nowait-kernels check-kernel-6.12 bench-kernel-6.12 deps-testbed testbed-fetch tb-fetch-kernel tb-fetch-kernel-6.12 tb-fetch-kernels tb-fetch-arm64 tb-fetch-trixie \
 	tb-x86-static tb-x86-bench tb-aarch64 tb-la64 check-kernel bench-kernel check-cross
+
+# The warm job's LoongArch step (mk/cache.mk): the downloads and kernels check-kernel-la64 boots.
+tb-la64-warm: tb-la64-kernels
+.PHONY: tb-la64-warm

@@ -1,4 +1,4 @@
-# mk/upstream.mk: the upstream proposals (issue 8), built and tested.
+# mk/upstream.mk: the upstream proposals, built and tested.
 #
 #   make check-upstream        everything below
 #   make check-upstream-musl   musl 1.2.6: patch series, x86_64 + loongarch64
@@ -30,38 +30,42 @@ UPSTREAM_DIR := $(abspath $(CACHE))/upstream
 UPSTREAM_ENV = $(call CACHE_LOCK,upstream) env UP=$(UPSTREAM_DIR) TOP=$(UPSTREAM_TOP)
 UPSTREAM_SH  := $(UPSTREAM_TOP)/upstream/scripts
 
-.PHONY: check-upstream check-upstream-musl check-upstream-glibc upstream-tools
+.PHONY: check-upstream check-upstream-musl check-upstream-glibc upstream-tools \
+	upstream-musl-build upstream-glibc-build upstream-glibc-la64-build
 
 check-upstream: check-upstream-musl check-upstream-glibc check-upstream-glibc-la64
 
-# `make check` runs it (a build of glibc's libc alone, 'make lib': roughly half the work
-# of the full 'make', which took about 15 minutes on an idle 2-core machine);
-# UPSTREAM_CHECK=no leaves it out of a local run.
-ifneq ($(UPSTREAM_CHECK),no)
-CHECK_PARTS += check-upstream
-endif
+# `make check-all` runs each as a part of its own (CHECK_MORE): musl's four builds take
+# minutes, glibc's libc alone ('make lib' and support/others) about 15 minutes of an idle
+# 2-core machine, the loongarch64 glibc a Debian 13 chroot and two cross builds.
+CHECK_MORE += check-upstream-musl check-upstream-glibc check-upstream-glibc-la64
 
 upstream-tools:
 	$(UPSTREAM_SH)/tools.sh
 
-check-upstream-musl: upstream-tools
+# The builds alone (the warm job's steps, mk/cache.mk), then the tests.
+upstream-musl-build: upstream-tools
 	$(UPSTREAM_ENV) $(UPSTREAM_SH)/musl.sh fetch
 	$(UPSTREAM_ENV) $(UPSTREAM_SH)/musl.sh build x86_64 orig
 	$(UPSTREAM_ENV) $(UPSTREAM_SH)/musl.sh build x86_64 patched
 	$(UPSTREAM_ENV) $(UPSTREAM_SH)/musl.sh build loongarch64 orig
 	$(UPSTREAM_ENV) $(UPSTREAM_SH)/musl.sh build loongarch64 patched
+
+check-upstream-musl: upstream-musl-build
 	$(UPSTREAM_ENV) $(UPSTREAM_SH)/musl.sh test
 
-check-upstream-glibc: upstream-tools
+upstream-glibc-build: upstream-tools
 	$(UPSTREAM_ENV) $(UPSTREAM_SH)/glibc.sh fetch
 	$(UPSTREAM_ENV) $(UPSTREAM_SH)/glibc.sh build
+
+check-upstream-glibc: upstream-glibc-build
 	$(UPSTREAM_ENV) $(UPSTREAM_SH)/glibc.sh test
 	$(UPSTREAM_ENV) $(UPSTREAM_SH)/glibc.sh bench
 	@$(MAKE) --no-print-directory tb-fetch-kernel $(TB)/x86_64/init $(TB)/x86_64/sysshim-probe
 	$(UPSTREAM_SH)/glibc-kernel.sh $(TB) $(UPSTREAM_DIR)/glibc $(TB_DL)/kernel/vmlinuz
 
 # ---- glibc for loongarch64: fstat through statx(fd, NULL, AT_EMPTY_PATH), probed once
-# (issue 17; upstream/glibc-loongarch64/README.md).
+# (upstream/glibc-loongarch64/README.md).
 #   make check-upstream-glibc-la64   a Debian 13 chroot with the loong64 cross tool chain
 #        (debootstrap from the system's apt mirror, $(CACHE)/chroot-trixie-<hash>), glibc
 #        stock and patched cross builds (build-{stock,patched} in $(GLA64_DIR); the
@@ -91,10 +95,12 @@ GLA64_RUN = $(call CACHE_LOCK,glibc-la64-$(GLA64_SOURCE)) env GL=$(GLA64_DIR) CA
 	LA64_QEMU=$(abspath $(TB_LA64_QEMU)) $(UPSTREAM_SH)/glibc-la64.sh
 
 .PHONY: check-upstream-glibc-la64
-check-upstream-glibc-la64: upstream-tools tb-fetch-trixie
+upstream-glibc-la64-build: upstream-tools tb-fetch-trixie
 	$(GLA64_RUN) src
 	$(GLA64_RUN) build stock
 	$(GLA64_RUN) build patched
+
+check-upstream-glibc-la64: upstream-glibc-la64-build
 	$(GLA64_RUN) qemu
 	@$(MAKE) --no-print-directory tb-la64-kernels
 	$(GLA64_RUN) kernel

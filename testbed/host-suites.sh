@@ -6,6 +6,8 @@ out=$1
 shift
 : > "$out"
 export CK_DEFAULT_TIMEOUT=${CK_DEFAULT_TIMEOUT:-120} CK_FORK=yes
+# The stress harness as long as in the guests (tests/kernel/init.c).
+export SYSSHIM_STRESS_SECONDS=${SYSSHIM_STRESS_SECONDS:-20}
 for t; do
 	name=$(basename "$t")
 	case $t in /*) ;; *) t=$PWD/$t ;; esac

@@ -4,7 +4,7 @@
 # copy of the tree under BUILD/mutants/NAME; the library and the suites named on its
 # "Caught-by:" line (SUITE:CASE ...) are built there, and every case named must fail.
 # One line per mutant and case, then "mutants: N caught, M missed" (exit 1 if any
-# was missed). MUTANT_SECONDS (40) is each run's SYSSHIM_STRESS_SECONDS.
+# was missed). MUTANT_SECONDS (20) is each run's SYSSHIM_STRESS_SECONDS.
 set -eu
 b=${1:?usage: run.sh BUILD [PATCH...]}
 shift
@@ -12,7 +12,7 @@ top=$(cd "$(dirname "$0")/../.." && pwd)
 [ $# -gt 0 ] || set -- "$top"/tests/mutants/*.patch
 mkdir -p "$b"
 b=$(cd "$b" && pwd)
-secs=${MUTANT_SECONDS:-40}
+secs=${MUTANT_SECONDS:-20}
 caught=0 missed=0
 for p; do
 	name=$(basename "$p" .patch)
