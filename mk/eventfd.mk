@@ -10,7 +10,8 @@ BENCH_LDLIBS_eventfd = -luv
 
 # The stress and fault harness (tests/check_evstress.c; docs/eventfd.md, "The stress and
 # fault harness"): a Check suite like the others, so a short run (SYSSHIM_STRESS_SECONDS,
-# 120 by default) is in check-host, check-asan, check-valgrind and every test-bed boot.
+# 120 by default; 20 in the test-bed guests, tests/kernel/init.c) is in check-host,
+# check-asan, check-valgrind and every test-bed boot.
 #   make stress [STRESS_SECONDS=600] [STRESS_SEED=0x...]   as long as asked
 #   make check-mutants   the broken variants of tests/mutants/*.patch, each applied to a
 #                        copy of the tree: the harness cases each names must fail

@@ -228,17 +228,19 @@ static void run_rounds(const char *what, round_fn fn, double share, double round
 			if (now() - t0 > limit + 10) {
 				kill(pid, SIGKILL);
 				waitpid(pid, &status, 0);
-				ck_abort_msg("%s: round %u (seed 0x%llx) hung past %.0f s and its own "
-					     "watchdog: killed", what, n, (unsigned long long)round_seed,
-					     limit + 10);
+				ck_abort_msg("%s: round %u (seed 0x%llx; SYSSHIM_STRESS_SEED=0x%llx "
+					     "reruns the run) hung past %.0f s and its own watchdog: "
+					     "killed", what, n, (unsigned long long)round_seed,
+					     (unsigned long long)g_seed, limit + 10);
 			}
 			usleep(2000);
 		}
 		if (st->fail[0])
 			ck_abort_msg("%s", st->fail);
 		ck_assert_msg(WIFEXITED(status) && WEXITSTATUS(status) == 0,
-			      "%s: round %u (seed 0x%llx) ended with status 0x%x (98: its watchdog "
-			      "fired, see stderr)", what, n, (unsigned long long)round_seed, status);
+			      "%s: round %u (seed 0x%llx; SYSSHIM_STRESS_SEED=0x%llx reruns the run) "
+			      "ended with status 0x%x (98: its watchdog fired, see stderr)", what, n,
+			      (unsigned long long)round_seed, (unsigned long long)g_seed, status);
 		n++;
 		st->rounds++;
 	} while (now() < end);
@@ -995,9 +997,11 @@ static uint64_t c_amount(struct rng *r, int sem)
 	}
 }
 
-static void c_fill(struct cround *c, struct rng *r)
+/* Another writer fills eventfd i near the maximum (a writer thread: any of the round's;
+ * in the round's setup: the one just made, empty, so that the write cannot block: there
+ * is no reader yet). */
+static void c_fill_one(struct cround *c, struct rng *r, int i)
 {
-	int i = rbelow(r, c->nf);
 	if (c->sem[i])
 		return;
 	uint64_t x = EFD_MAX - rbelow(r, 1000);
@@ -1006,6 +1010,11 @@ static void c_fill(struct cround *c, struct rng *r)
 		ADD(fills, 1);
 		ADD(full, 1);
 	}
+}
+
+static void c_fill(struct cround *c, struct rng *r)
+{
+	c_fill_one(c, r, rbelow(r, c->nf));
 }
 
 /* What is left after the run, written out: EAGAIN and EINTR pass as readers read and
@@ -1163,8 +1172,12 @@ static void batch_chaos_round(struct rng *r, double secs)
 		c.sem[i] = rpct(r, 20);
 		c.fd[i] = eventfd(0, (c.nb[i] ? NB_FLAG : 0) | (c.sem[i] ? SEM_FLAG : 0) | EFD_CLOEXEC);
 		CHECK(c.fd[i] >= 0, "eventfd: %s", strerror(errno));
-		if (!c.sem[i] && rpct(r, 30))
-			c_fill(&c, r);
+		/* This one only: a blocking eventfd filled twice before the readers start
+		 * blocks the round for good, and one not made yet is fd 0. */
+		if (!c.sem[i] && rpct(r, 30)) {
+			logop("fd %d (%s) filled", c.fd[i], c.nb[i] ? "non-blocking" : "blocking");
+			c_fill_one(&c, r, i);
+		}
 	}
 	handle(SIGUSR1, on_sig, 0);
 	c.nw = 1 + rbelow(r, CW);
