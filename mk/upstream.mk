@@ -82,7 +82,7 @@ check-upstream-glibc: upstream-glibc-build
 #        none of the others.  Cache $(CACHE)/glibc-la64-debian, keyed by version, sha256 and
 #        that patch.  Measured: 7 min with that entry empty on an idle host (the stock build
 #        5 min of it; 22 min under load 12 - 20), 64 s once cached.
-#   GLA64_SOURCE=master: glibc master at 04e750e7, the series' base, from a tarball that
+#   GLA64_SOURCE=master: glibc's master branch, 04e750e7 (the series' base), from a tarball that
 #        only a git clone can make (glibc-la64.sh src-from-git; $(CACHE)/glibc-la64/src):
 #        without it the target says how to make one.
 GLA64_SOURCE ?= debian

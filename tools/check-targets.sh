@@ -155,7 +155,7 @@ rm -rf "$d"
 
 # README.md, docs/, mk/ and tests/ say what a thing is, not where it came from: no
 # commit hashes, no issue numbers (a reader cannot see the tracker).
-hits=$(cd "$PRISTINE" && grep -rnE '(\b[Ii]ssues? [0-9]+\b|\b(commit|before|since|in|after|of) [0-9a-f]{7,12}\b|\([0-9a-f]{7,12}\))' \
+hits=$(cd "$PRISTINE" && grep -rniE '(\bissues? [0-9]+\b|\b(commit|before|since|in|after|of|at) [0-9a-f]{7,12}\b|\([0-9a-f]{7,12}[):])' \
 	README.md docs mk tests 2>/dev/null | grep -v '^tests/fuzz/corpus/' | head -10)
 if [ -z "$hits" ]; then
 	pass=$((pass + 1)); echo "ok: no commit hashes or issue numbers in README.md, docs/, mk/, tests/"
