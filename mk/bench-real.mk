@@ -108,7 +108,7 @@ BR_KERNELS = 6.1=$(TB_DL)/kernel/vmlinuz 6.12=$(TB_K612)/vmlinuz $(BR_EXTRA_KERN
 # BR_STRACE=1 adds the strace round (syscall counts and call sites; slow under TCG, and not
 # timed to the end yet) on the first kernel: the counts are the same userspace's on every kernel;
 # with BR_RUNTIMES=1, on the second the other runtimes' counts again (glibc alone and the
-# preload: BRSTRACE=2), where the preload takes a NULL path.
+# preload: BRSTRACE=2).
 BR_STRACE ?= 0
 # The kernel series (kernel-patches/linux-6.1, patches 1-4) on Debian's configuration, booted
 # last with stock glibc (glibc alone and sysshim-run), when it is built: make
