@@ -12,24 +12,41 @@
 #                     the syscall counts and call sites, not timed). Not in make check.
 #   make check-real   the same bed, one round per kernel: outputs identical across the
 #                     set-ups, sysshim-run preloads on 6.1 and steps aside on 6.12 (check)
+#   BR_RUNTIMES=1     opt-in, for either: the other runtimes too (Rust: ripgrep, ripgrep
+#                     --mmap, fd-find; Go: gdu -n; Debian 12's Node.js 18 and Java 17) in a
+#                     root of their own (BR_ROOT keyed by its package list, 676 MB against
+#                     the default's 390 or so; build dir $(B)/bench-real-rt). Not in make
+#                     check: it doubles check-real's time (about 7 minutes of guest time
+#                     against 5.5, estimated) and bench-real's (about 21 minutes against 12).
+#                     BR_W=w1,w2 runs only these workloads (e.g. BR_W=rg,rg-mmap,fd,gdu,node,java).
 #   make bench-real-native   the per-process cost of a preload on this host
+#   make bench-real-host-counts   the runtimes' stat calls by kind on this host (strace)
 #
 # The root file system is built once with mmdebstrap from the system's apt mirror and
 # cached in $(CACHE)/bench-real/rootfs-KEY (KEY: the suite and the package list).
 
-BR = $(B)/bench-real
-BR_PKGS = python3 git sqlite3 tar findutils coreutils make gcc libc6-dev strace util-linux
-BR_KEY := $(shell echo "bookworm minbase 1 $(BR_PKGS)" | sha256sum | cut -c1-12)
+# BR_RUNTIMES=1: the other runtimes' packages and workloads (opt-in: see above). The default
+# root's key and build directory are those of the list without them.
+BR_RUNTIMES ?= 0
+BR_RT = $(filter 1,$(BR_RUNTIMES))
+BR = $(B)/bench-real$(if $(BR_RT),-rt)
+BR_PKGS = python3 git sqlite3 tar findutils coreutils make gcc libc6-dev strace util-linux \
+	$(if $(BR_RT),ripgrep fd-find gdu nodejs openjdk-17-jre-headless)
+BR_KEY := $(shell echo "bookworm minbase 1 $(strip $(BR_PKGS))" | sha256sum | cut -c1-12)
 BR_ROOT = $(CACHE)/bench-real/rootfs-$(BR_KEY)
 BR_GLIBC ?= $(CACHE)/upstream/glibc/build
 BR_ROUNDS ?= 5
 BR_TRUE ?= 10
 BR_SRC = testbed/bench-real
+# BR_W=w1,w2: only these workloads (guest.sh's names).
+BR_W ?=
+BR_ARGS = $(if $(BR_RT),BRRT=1) $(if $(BR_W),BRW=$(BR_W))
 # Time in the guest counts instructions (qemu -icount shift=0: 1 ns each), so that the
 # rounds agree on a loaded shared machine; BR_QEMU_OPTS= for wall-clock time under TCG.
 BR_QEMU_OPTS ?= -icount shift=0
 export BR_QEMU_OPTS
-PKGS_BENCH_REAL = mmdebstrap cpio qemu-system-x86 gcc libc6-dev python3 coreutils binutils libc6-dbg
+PKGS_BENCH_REAL = mmdebstrap cpio qemu-system-x86 gcc libc6-dev python3 coreutils binutils libc6-dbg \
+	$(if $(BR_RT),openjdk-17-jdk-headless)
 
 # sysshim-run's tests (tests/run.sh) are part of check-host; they run Go programs from
 # Debian (gdu, dynamically linked with cgo; shfmt, static) that it must step aside for.
@@ -58,12 +75,18 @@ $(BR)/empty.so: $(BR_SRC)/empty.c
 	@mkdir -p $(dir $@)
 	$(CC) -O2 -shared -fPIC -o $@ $<
 
-br-overlay: deps-bench-real all $(BR)/brtime $(BR)/bpmount $(BR)/empty.so
+# The Java workload (BR_RUNTIMES=1), compiled on the host for the guest's Java 17.
+$(BR)/java/JFiles.class: $(BR_SRC)/w/java/JFiles.java
+	@mkdir -p $(dir $@)
+	javac --release 17 -d $(dir $@) $<
+
+br-overlay: deps-bench-real all $(BR)/brtime $(BR)/bpmount $(BR)/empty.so $(if $(BR_RT),$(BR)/java/JFiles.class)
 	@rm -rf $(BR)/overlay && mkdir -p $(BR)/overlay/opt/bench/w $(BR)/overlay/opt/sysshim/bin \
 		$(BR)/overlay/opt/sysshim/lib
 	@cp $(BR_SRC)/init $(BR)/overlay/init && chmod 755 $(BR)/overlay/init
 	@cp $(BR_SRC)/guest.sh $(BR)/brtime $(BR)/bpmount $(BR)/empty.so $(BR)/overlay/opt/bench/
 	@cp -r $(BR_SRC)/w/* $(BR)/overlay/opt/bench/w/
+	@$(if $(BR_RT),cp $(BR)/java/JFiles.class $(BR)/overlay/opt/bench/w/java/,rm -rf $(BR)/overlay/opt/bench/w/java $(BR)/overlay/opt/bench/w/nodefs.js)
 	@cp $(B)/bin/sysshim-run $(BR)/overlay/opt/sysshim/bin/
 	@cp $(B)/lib/$(SONAME) $(BR)/overlay/opt/sysshim/lib/
 	@if [ -f $(BR_GLIBC)/libc.so.6 ] && [ -f $(BR_GLIBC)/elf/ld.so ]; then \
@@ -83,7 +106,9 @@ br-prep: br-rootfs tb-fetch-kernel tb-fetch-kernel-6.12
 BR_KERNELS = 6.1=$(TB_DL)/kernel/vmlinuz 6.12=$(TB_K612)/vmlinuz $(BR_EXTRA_KERNELS)
 
 # BR_STRACE=1 adds the strace round (syscall counts and call sites; slow under TCG, and not
-# timed to the end yet) on the first kernel: the counts are the same userspace's on every kernel.
+# timed to the end yet) on the first kernel: the counts are the same userspace's on every kernel;
+# with BR_RUNTIMES=1, on the second the other runtimes' counts again (glibc alone and the
+# preload: BRSTRACE=2).
 BR_STRACE ?= 0
 # The kernel series (kernel-patches/linux-6.1, patches 1-4) on Debian's configuration, booted
 # last with stock glibc (glibc alone and sysshim-run), when it is built: make
@@ -96,17 +121,30 @@ bench-real: br-prep
 	fail=0; st=$(BR_STRACE); for kv in $$ks; do k=$${kv%%=*}; set=; \
 		[ $$k = 6.1-patched ] && set=BRSETUPS=glibc,auto; \
 		$(BR_SRC)/run.sh bench $${kv#*=} $(BR)/initrd.cpio $(BR)/bench-$$k BRROUNDS=$(BR_ROUNDS) \
-			BRTRUE=$(BR_TRUE) BRSTRACE=$$st $$set || fail=1; st=0; \
+			BRTRUE=$(BR_TRUE) BRSTRACE=$$st $$set $(BR_ARGS) || fail=1; \
+		[ $$st = 1 ] && [ -n "$(BR_RT)" ] && st=2 || st=0; \
 	done; python3 $(BR_SRC)/report.py bench $$(for kv in $$ks; do echo $${kv%%=*}=$(BR)/bench-$${kv%%=*}/results.txt; done) \
 		| tee $(BR)/report.txt || fail=1; exit $$fail
 
+# check-real's limit per boot: run.sh's default (300 s); 900 s with the runtimes (a root twice
+# the size, 18 more runs).
+BR_CHECK_TIMEOUT ?= $(if $(BR_RT),900)
 check-real: br-prep
-	@fail=0; for kv in 6.1=$(TB_DL)/kernel/vmlinuz 6.12=$(TB_K612)/vmlinuz; do k=$${kv%%=*}; \
-		$(BR_SRC)/run.sh check $${kv#*=} $(BR)/initrd.cpio $(BR)/check-$$k BRROUNDS=1 BRTRUE=3 || fail=1; \
+	@fail=0; $(if $(BR_CHECK_TIMEOUT),export BR_TIMEOUT=$${BR_TIMEOUT:-$(BR_CHECK_TIMEOUT)};) \
+	for kv in 6.1=$(TB_DL)/kernel/vmlinuz 6.12=$(TB_K612)/vmlinuz; do k=$${kv%%=*}; \
+		$(BR_SRC)/run.sh check $${kv#*=} $(BR)/initrd.cpio $(BR)/check-$$k BRROUNDS=1 BRTRUE=3 $(BR_ARGS) || fail=1; \
 	done; python3 $(BR_SRC)/report.py check 6.1=$(BR)/check-6.1/results.txt 6.12=$(BR)/check-6.12/results.txt \
 		|| fail=1; exit $$fail
 
 bench-real-native: deps-bench-real all $(BR)/brtime $(BR)/empty.so
 	@$(BR_SRC)/native.sh $(B) $(BR)
 
-.PHONY: deps-bench-real br-rootfs br-overlay br-prep bench-real check-real bench-real-native
+# The runtimes' stat calls on this host, by kind, alone, under LD_PRELOAD and sysshim-run
+# (strace -f; what is installed of ripgrep, fd-find, gdu, nodejs, java, python3). Not in make
+# check; about a minute.
+bench-real-host-counts: all
+	@tools/need strace
+	@$(BR_SRC)/host-counts.sh $(B) $(B)/bench-real-host-counts | tee $(B)/bench-real-host-counts.txt
+
+.PHONY: deps-bench-real br-rootfs br-overlay br-prep bench-real check-real bench-real-native \
+	bench-real-host-counts

@@ -4,7 +4,9 @@
 # workload under each set-up in interleaved rounds and prints every result on the
 # console as "@@BR@@ ..." lines, which testbed/bench-real/report.py reads:
 #   T ROUND WORKLOAD SETUP NS RC SHA       one timed run (SHA: its output's hash)
-#   COUNT WORKLOAD SETUP FSTAT EMPTY PATH STATX   syscalls of one run under strace -f
+#   COUNT WORKLOAD SETUP FSTAT EMPTY NULL PATH XEMPTY XNULL XPATH   syscalls of one run
+#                                         under strace -f: fstat; newfstatat(fd, ""), (fd,
+#                                         NULL), (a path); statx(fd, ""), (fd, NULL), (a path)
 #   SITE WORKLOAD N WHERE                 remaining newfstatat(fd, "") under the preload
 #   DECIDE ...  MEASURE ...  INFO ...     sysshim-run's decision, the call timing
 # Set-ups: glibc (alone), preload (LD_PRELOAD=libsysshim.so.0, no wrapper), auto
@@ -13,8 +15,11 @@
 # per-process cost, on `true` only: empty (an empty .so preloaded), and in bench mode
 # always (sysshim-run --always) and never (sysshim-run --never: one exec, nothing decided).
 # Kernel command line: BRMODE=bench|check BRROUNDS=N BRTRUE=N (runs of `true` per round)
+# BRSETUPS=s1,s2 (only these set-ups) BRW=w1,w2 (only these workloads)
+# BRRT=1: the other runtimes' workloads too (RT below; their root is BR_RUNTIMES=1's)
 # BRSTRACE=1: the strace round after the timed rounds (counts and call sites; about 20
-# minutes under TCG; the same userspace's counts on every kernel).
+# minutes under TCG; the same userspace's counts on every kernel); BRSTRACE=2: the counts
+# of the other runtimes' workloads only (RT below), under glibc alone and the preload.
 set -u
 O=/opt/bench
 SS=/opt/sysshim
@@ -22,7 +27,7 @@ RUN=$SS/bin/sysshim-run
 LIB=$SS/lib/libsysshim.so.0
 BP=/opt/glibc-backport
 SYSLIB=/usr/lib/x86_64-linux-gnu
-mode=check rounds=1 ntrue=20 strace_round=0 setups_only=
+mode=check rounds=1 ntrue=20 strace_round=0 setups_only= workloads_only= runtimes=0
 for w in $(cat /proc/cmdline); do
 	case $w in
 	BRMODE=*) mode=${w#BRMODE=} ;;
@@ -30,6 +35,8 @@ for w in $(cat /proc/cmdline); do
 	BRTRUE=*) ntrue=${w#BRTRUE=} ;;
 	BRSTRACE=*) strace_round=${w#BRSTRACE=} ;;
 	BRSETUPS=*) setups_only=$(echo ${w#BRSETUPS=} | tr , ' ') ;;
+	BRW=*) workloads_only=$(echo ${w#BRW=} | tr , ' ') ;;
+	BRRT=*) runtimes=${w#BRRT=} ;;
 	esac
 done
 say() { echo "@@BR@@ $*"; }
@@ -38,6 +45,8 @@ export LC_ALL=C HOME=/root TZ=UTC GIT_AUTHOR_NAME=bench GIT_AUTHOR_EMAIL=b@examp
 	GIT_AUTHOR_DATE='2020-01-02T03:04:05Z' GIT_COMMITTER_DATE='2020-01-02T03:04:05Z'
 say INFO kernel "$(uname -r)" mode $mode rounds $rounds
 say INFO python "$(python3 -V 2>&1)" git "$(git --version)" gcc "$(gcc -dumpfullversion)" glibc "$(/usr/lib/x86_64-linux-gnu/libc.so.6 | head -1)"
+[ "$runtimes" = 1 ] && say INFO runtimes "$(rg --version | head -1)," "$(fdfind --version)," "gdu $(gdu --version 2>&1 | sed -n "s/^Version:[[:space:]]*//p")," \
+	"node $(node --version) (libuv $(node -p process.versions.uv))," "$(java -version 2>&1 | head -1)"
 
 # ---- the work tree: 2000 files in 20 directories on a tmpfs, fixed contents and times
 mkdir -p /work && mount -t tmpfs -o size=512m work /work
@@ -64,7 +73,16 @@ cp -r $O/w/proj /work/proj
 say INFO tree "$(find /work/tree -type f | wc -l) files, $(du -sk /work/tree | cut -f1) kB"
 
 # ---- workloads: name and command (run from /work); prep_NAME runs untimed before each run
-W="py-start py-files py-fstat sqlite git-status tar cp-a find du ls-lR cat sha256sum make"
+# RT (BRRT=1 only): the other runtimes: Rust (ripgrep reading every file; ripgrep --mmap,
+# whose memory maps take each file's size from File::metadata, the call fs::read makes;
+# fd-find filtering by size: a path stat per file), Go (gdu, non-interactive: a path stat
+# per file), Node.js (fs.statSync, fs.fstatSync, fs.readFileSync per file) and Java
+# (Files.readAttributes, Files.readAllBytes per file).
+RT=
+[ "$runtimes" = 1 ] && RT="rg rg-mmap fd gdu node java"
+W="py-start py-files py-fstat sqlite git-status tar cp-a find du ls-lR cat sha256sum make $RT"
+# BRW=w1,w2,...: only these workloads (and `true`).
+[ -n "$workloads_only" ] && W=$workloads_only
 cmd() {
 	case $1 in
 	py-start) echo "python3 $O/w/pystart.py" ;;
@@ -80,6 +98,12 @@ cmd() {
 	cat) echo "xargs -a /work/list cat" ;;
 	sha256sum) echo "xargs -a /work/list sha256sum" ;;
 	make) echo "make -C /work/proj" ;;
+	rg) echo "rg -c line /work/tree" ;;
+	rg-mmap) echo "rg --mmap -c line /work/tree" ;;
+	fd) echo "fdfind -t f --size -2k . /work/tree" ;;
+	gdu) echo "gdu -n -p -c -a --no-prefix /work/tree" ;;
+	node) echo "node $O/w/nodefs.js /work/list" ;;
+	java) echo "java -cp $O/w/java JFiles /work/list" ;;
 	true) echo "true" ;;
 	esac
 }
@@ -90,10 +114,13 @@ prep() {
 	make) make -s -C /work/proj clean >/dev/null ;;
 	esac
 }
-# What a run leaves beside its output (cp -a: the copy's listing).
+# What a run leaves beside its output (cp -a: the copy's listing). ripgrep and fd print
+# in the order their threads finish (fd sorts only what arrives within 100 ms): their
+# output is sorted before it is hashed.
 post() {
 	case $1 in
 	cp-a) (cd /work/cpdst && find . -printf '%p %s %m %T@ %l\n' | sort) ;;
+	rg|rg-mmap|fd) sort -o /tmp/out /tmp/out ;;
 	esac
 }
 bp_on() { $O/bpmount on $BP/libc.so.6 $SYSLIB/libc.so.6 $BP/ld-linux-x86-64.so.2 $SYSLIB/ld-linux-x86-64.so.2; }
@@ -121,7 +148,8 @@ one() {
 	[ $s = backport ] && bp_on
 	env $(envfor $s) $O/brtime -o /tmp/out -n $n -- $(wrap $s) $(cmd $w) > /tmp/times
 	[ $s = backport ] && bp_off
-	post $w >> /tmp/out
+	post $w >> /tmp/out.post
+	cat /tmp/out.post >> /tmp/out && rm -f /tmp/out.post
 	sha=$(sha256sum < /tmp/out | cut -c1-12)
 	while read -r ns rc cpu; do say T $r $w $s $ns $rc $sha; done < /tmp/times
 	[ "$(cut -d' ' -f2 /tmp/times | sort -u)" = 0 ] || say WARN "$w under $s: exit $(cut -d' ' -f2 /tmp/times | sort -u | tr '\n' ' ') $(head -c 300 /tmp/out.err)"
@@ -174,16 +202,19 @@ count() { # workload setup
 	strace -f -qq -o /tmp/st -e trace=fstat,newfstatat,statx -E $(envfor $s) $(cmd $w) >/dev/null 2>&1
 	[ $s = backport ] && bp_off
 	# The probe's own calls (on fd 2147483647, answered EBADF) are not counted.
-	say COUNT $w $s $(awk '/\(2147483647,/ { next } / fstat\(/ { f++ } / newfstatat\([^,]*, "", / { e++ }
-		/ newfstatat\(/ && !/ newfstatat\([^,]*, "", / { p++ } / statx\(/ { x++ }
-		END { printf "%d %d %d %d", f, e, p, x }' /tmp/st)
+	say COUNT $w $s $(awk '/\(2147483647,/ { next } / fstat\(/ { f++ }
+		/ newfstatat\([^,]*, "", / { e++; next } / newfstatat\([^,]*, NULL, / { n++; next } / newfstatat\(/ { p++ }
+		/ statx\([^,]*, "", / { xe++; next } / statx\([^,]*, NULL, / { xn++; next } / statx\(/ { xp++ }
+		END { printf "%d %d %d %d %d %d %d", f, e, n, p, xe, xn, xp }' /tmp/st)
 }
 SITES="py-start py-files py-fstat sqlite git-status tar"
 if [ $mode = bench ] && [ $strace_round = 1 ]; then
 	for w in $W; do
 		# preload: what --always runs, without the wrapper; the backport turns every
 		# newfstatat(fd, "") into fstat (seen on every workload it was counted on).
-		for s in glibc preload; do count $w $s; done
+		# The other runtimes under the backport too (the README's table of what reaches them).
+		bs=; case " $RT " in *" $w "*) [ $HAVE_BP = 1 ] && bs=backport ;; esac
+		for s in glibc preload $bs; do count $w $s; done
 		# strace -k unwinds every traced call: only where few newfstatat calls take paths.
 		case " $SITES " in *" $w "*) ;; *) continue ;; esac
 		prep $w
@@ -208,5 +239,7 @@ if [ $mode = bench ] && [ $strace_round = 1 ]; then
 			END { for (s in c) print c[s], s }' /tmp/sk | sort -rn | head -4 | while read -r n site; do
 			say SITE $w $n "$site"; done
 	done
+elif [ $mode = bench ] && [ $strace_round = 2 ] && [ -n "$RT" ]; then
+	for w in $RT; do for s in glibc preload; do count $w $s; done; done
 fi
 say END

@@ -6,7 +6,8 @@
 # bookworm source in /etc/apt/sources.list{,.d}; nothing hard-coded), packed once as an
 # uncompressed cpio (DIR/root.cpio, the kernel's initramfs format). The guest needs no
 # block driver: Debian's kernel unpacks the cpio into its tmpfs root.
-# Docs, man pages and locales are left out. A second run finds DIR/root.cpio and does
+# Docs, man pages and locales are left out (an empty /usr/share/man/man1 stays: see
+# below). A second run finds DIR/root.cpio and does
 # nothing; the caller keys DIR by the package list and this script (mk/bench-real.mk).
 set -eu
 dir=${1:?usage: mkrootfs.sh DIR PKG...}
@@ -34,12 +35,16 @@ include=$(echo "$@" | tr ' ' ',')
 mkdir -p "$dir"
 rm -rf "$dir/root.tmp" "$dir/root.cpio.tmp"
 echo "bench-real: mmdebstrap --variant=minbase bookworm from $uri with $include (log $dir/mmdebstrap.log)"
+# openjdk's postinst makes its man page's alternative link in /usr/share/man/man1, which
+# the path-exclude leaves out: the directory is made before the packages are.
 mmdebstrap --mode=root --variant=minbase --include="$include" \
+	--setup-hook='mkdir -p "$1/usr/share/man/man1"' \
 	--dpkgopt='path-exclude=/usr/share/doc/*' --dpkgopt='path-exclude=/usr/share/man/*' \
 	--dpkgopt='path-exclude=/usr/share/locale/*' --dpkgopt='path-exclude=/usr/share/info/*' \
 	bookworm "$dir/root.tmp" "deb $uri bookworm main" >"$dir/mmdebstrap.log" 2>&1 ||
 	{ tail -20 "$dir/mmdebstrap.log" >&2; exit 1; }
-rm -rf "$dir/root.tmp/var/cache/apt/archives/"*.deb "$dir/root.tmp/var/lib/apt/lists/"*_Packages
+rm -rf "$dir/root.tmp/var/cache/apt/archives/"*.deb "$dir/root.tmp/var/lib/apt/lists/"*_Packages \
+	"$dir/root.tmp/var/cache/apt/"*.bin
 (cd "$dir/root.tmp" && dpkg-query --admindir=var/lib/dpkg -W -f='${Package} ${Version}\n') > "$dir/packages.txt"
 (cd "$dir/root.tmp" && find . | LC_ALL=C sort | cpio -o -H newc -R 0:0 --quiet) > "$dir/root.cpio.tmp"
 mv "$dir/root.cpio.tmp" "$dir/root.cpio"

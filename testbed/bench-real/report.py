@@ -33,8 +33,13 @@ def parse(path):
         if f[0] == 'T' and len(f) >= 7:
             rnd, w, s, ns, rc, sha = int(f[1]), f[2], f[3], int(f[4]), int(f[5]), f[6]
             r['T'][w][s].append((rnd, ns, rc, sha))
-        elif f[0] == 'COUNT' and len(f) == 7:
-            r['count'][(f[1], f[2])] = tuple(int(x) for x in f[3:7])
+        elif f[0] == 'COUNT' and len(f) in (7, 10):
+            # fstat, newfstatat(fd, ""), (fd, NULL), (path), statx(fd, ""), (fd, NULL), (path);
+            # an older guest's four: fstat, newfstatat(fd, ""), (path), statx.
+            c = [int(x) for x in f[3:]]
+            if len(c) == 4:
+                c = [c[0], c[1], 0, c[2], 0, 0, c[3]]
+            r['count'][(f[1], f[2])] = tuple(c)
         elif f[0] == 'SITE':
             r['site'][f[1]].append((int(f[2]), ' '.join(f[3:])))
         elif f[0] == 'DECIDE':
@@ -190,12 +195,18 @@ def bench(args):
     for a in args:
         label, path = a.split('=', 1)
         r = parse(path)
-        # The strace round runs on one kernel (BR_STRACE=1): the same userspace elsewhere.
-        if r['count']:
-            counted = (label, r['count'], r['site'])
+        # The strace round runs on the first kernel (BR_STRACE=1): the same userspace
+        # elsewhere; a later boot's own counts (BRSTRACE=2: the other runtimes) come first.
+        if counted is None and r['count']:
+            counted = (label, dict(r['count']), r['site'])
         elif counted:
-            r['count'], r['site'] = counted[1], counted[2]
-            r['info'].append('syscall counts: from the %s boot (the same programs)' % counted[0])
+            own = set(w for w, s in r['count'])
+            for k, v in counted[1].items():
+                r['count'].setdefault(k, v)
+            if not r['site']:
+                r['site'] = counted[2]
+            r['info'].append('syscall counts: %sfrom the %s boot (the same programs)' % (
+                'of %s counted in this boot, the others ' % ' '.join(sorted(own)) if own else '', counted[0]))
         rounds = max((x[0] for bys in r['T'].values() for runs in bys.values() for x in runs), default=0)
         print('== kernel %s (%s), %d interleaved rounds (qemu TCG, -smp 1)' % (label, r['kernel'], rounds))
         for i in r['info']:
@@ -223,7 +234,7 @@ def workloads(r, have):
     print('| workload | glibc alone (ms) | ' + ' | '.join({'preload': 'LD_PRELOAD', 'auto': 'sysshim-run',
           'always': 'sysshim-run --always', 'backport': 'glibc backport'}[s] for s in have) +
           (' | sysshim-run - LD_PRELOAD (ms)' if extra else '') +
-          ' | fstat / newfstatat(fd,"") / newfstatat(path) / statx: glibc -> preload' +
+          ' | fstat / newfstatat(fd,"") / newfstatat(fd,NULL) / newfstatat(path) / statx(fd,"") / statx(fd,NULL) / statx(path): glibc -> preload' +
           (' -> backport' if 'backport' in have else '') + ' |')
     print('|---|---:|' + '---|' * (len(have) + extra) + '---|')
     same = outputs_same(r)
@@ -240,7 +251,7 @@ def workloads(r, have):
         for s in ['glibc', 'preload', 'backport']:
             c = r['count'].get((w, s))
             if c:
-                cnt.append('%d/%d/%d/%d' % c)
+                cnt.append('/'.join('%d' % x for x in c))
         print('| %s%s | %.0f | %s | %s |' % (w, '' if same.get(w, (True,))[0] else ' (OUTPUT DIFFERS)',
               st.median(g.values()) / 1e6, ' | '.join(cells), ' -> '.join(cnt) or '-'))
     print()
