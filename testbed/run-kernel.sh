@@ -1,9 +1,9 @@
 #!/bin/bash
 # testbed/run-kernel.sh check|bench KERNEL INITRD LOGDIR
 #
-# Boots KERNEL with INITRD under qemu-system-x86_64 (TCG, no KVM: what a CI machine has)
-# and reads the results that the guest's /init (tests/kernel/init.c) prints on the serial
-# console, each line marked "@@SS@@ ". Fails when a program in the guest fails, the
+# Boots KERNEL with INITRD under qemu-system-ARCH (testbed/boot.sh: TCG, no KVM, what a
+# CI machine has) and reads the results that the guest's /init (tests/kernel/init.c)
+# prints on the serial console, each line marked "@@SS@@ ". Fails when a program in the guest fails, the
 # kernel panics, or no END line arrives within TB_TIMEOUT seconds (the guest is killed).
 #
 # check: also checks what sysshim-probe --json must find on Debian's 6.1 kernel
@@ -14,10 +14,10 @@
 # bench: prints the benchmark's output.
 #
 # Environment: TB_TIMEOUT (default 900 s for check, 600 for bench), TB_APPEND (more
-# KEY=VALUE words for the guest), TB_QEMU (qemu-system-ARCH), TB_MEM (512), TB_SMP (1).
-#   TB_ARCH      x86_64 (default), aarch64 (qemu-system-aarch64 -M virt -cpu cortex-a57,
-#                console ttyAMA0) or loongarch64 (-M virt -cpu la464, console ttyS0;
-#                TB_QEMU names Debian 13's qemu-system-loongarch64 wrapper)
+# KEY=VALUE words for the guest), and for testbed/boot.sh, which boots it: TB_QEMU
+# (qemu-system-ARCH), TB_MEM (512), TB_SMP (1), TB_CPU (the board's), TB_TIMES.
+#   TB_ARCH      x86_64 (default), aarch64 or loongarch64 (the boards: testbed/boot.sh;
+#                for loongarch64 TB_QEMU names Debian 13's qemu-system-loongarch64 wrapper)
 #   TB_EXPECT    what the probe must find: stock (before 6.11: NULL refused; default),
 #                patched (kernel-patches/linux-6.1), new (6.11+: NULL accepted),
 #                la64-old (LoongArch before 6.11: no fstat/newfstatat, statx-empty),
@@ -26,22 +26,9 @@
 #   TB_NAME      the summary line's name (default kernel-6.1)
 #   TB_LABEL     the matrix row's first column (default "Debian RELEASE")
 set -u
+here=$(cd "$(dirname "$0")" && pwd)
 mode=$1 kernel=$2 initrd=$3 logdir=$4
 arch=${TB_ARCH:-x86_64}
-case $arch in
-# no_timer_check: under TCG on a loaded host 6.12 can find "IO-APIC + timer doesn't work"
-# and panic (the timer check counts ticks against emulated time).
-x86_64) qemu=${TB_QEMU:-qemu-system-x86_64} pkg=qemu-system-x86 console="ttyS0 no_timer_check" mach= ;;
-aarch64) qemu=${TB_QEMU:-qemu-system-aarch64} pkg=qemu-system-arm console=ttyAMA0
-	mach="-M virt -cpu ${TB_CPU:-cortex-a57}" ;;
-loongarch64) qemu=${TB_QEMU:-qemu-system-loongarch64} pkg="make tb-fetch-la64-qemu" console="ttyS0 earlycon"
-	mach="-M virt -cpu ${TB_CPU:-la464} -audio none" ;;
-*) echo "testbed: TB_ARCH=$arch: x86_64, aarch64 or loongarch64" >&2; exit 2 ;;
-esac
-command -v "$qemu" >/dev/null || {
-	echo "testbed: $qemu missing: apt-get install $pkg" >&2; exit 1; }
-command -v timeout >/dev/null || { echo "testbed: timeout missing: apt-get install coreutils" >&2; exit 1; }
-[ -r "$kernel" ] && [ -r "$initrd" ] || { echo "testbed: $kernel or $initrd missing" >&2; exit 1; }
 case $mode in
 check) limit=${TB_TIMEOUT:-900} ;;
 bench) limit=${TB_TIMEOUT:-600} ;;
@@ -50,35 +37,25 @@ esac
 mkdir -p "$logdir"
 raw=$logdir/$mode-serial.log
 out=$logdir/$mode.log
-append="console=$console quiet panic=-1 SSMODE=$mode SSTIMEOUT=$((limit - 30)) CK_DEFAULT_TIMEOUT=${CK_DEFAULT_TIMEOUT:-120} CK_FORK=yes ${TB_APPEND:-}"
-echo "testbed: $qemu $mach -m ${TB_MEM:-512} -smp ${TB_SMP:-1} -nographic -no-reboot -nic none -kernel $kernel -initrd $initrd -append '$append' (TCG, limit ${limit} s)"
-start=$(date +%s)
-# SeaBIOS and the kernel write to the same serial line: keep only the marked lines.
-# A guest whose kernel cannot reset the machine (the LoongArch tinyconfig kernel booted
-# without firmware has neither ACPI nor EFI runtime services) hangs after /init's reboot:
-# once the END line is there qemu is stopped (TERM to timeout, which passes it on).
+append="SSMODE=$mode SSTIMEOUT=$((limit - 30)) CK_DEFAULT_TIMEOUT=${CK_DEFAULT_TIMEOUT:-120} CK_FORK=yes ${TB_APPEND:-}"
+# testbed/boot.sh boots it (the board of TB_ARCH; TB_QEMU, TB_CPU, TB_MEM, TB_SMP reach it
+# through the environment), prints the command and qemu's exit ("testbed: ...", here on
+# standard output) and follows the console. SeaBIOS and the kernel write to the same
+# serial line: keep only the marked lines. A guest whose kernel cannot reset the machine
+# (the LoongArch tinyconfig kernel booted without firmware has neither ACPI nor EFI
+# runtime services) hangs after /init's reboot: boot.sh stops qemu once the END line is
+# there.
 : > "$raw"
-timeout -k 10 "$limit" "$qemu" $mach -m "${TB_MEM:-512}" -smp "${TB_SMP:-1}" -nographic -no-reboot \
-	-nic none -kernel "$kernel" -initrd "$initrd" -append "$append" </dev/null >"$raw" 2>&1 &
-tpid=$!
-tail -n +1 -f --pid=$tpid "$raw" | sed -u -n 's/\r$//; s/.*@@SS@@ //p' | tee "$out" |
-	sed -u -n -e 's/^OUT [^|]*| /  /p' -e 's/^\(BEGIN\|RESULT\|END\|WARN\) /guest: \1 /p' &
-fpid=$!
-stopped=
-while kill -0 $tpid 2>/dev/null; do
-	if grep -aq '@@SS@@ END ' "$raw"; then
-		sleep 5
-		kill -0 $tpid 2>/dev/null && { kill -TERM $tpid 2>/dev/null; stopped=1; }
-		break
-	fi
-	sleep 1
-done
-wait $tpid
-qrc=$?
-wait $fpid 2>/dev/null
-[ -n "$stopped" ] && { echo "testbed: the guest did not reset after END: qemu stopped"; qrc=0; }
-secs=$(($(date +%s) - start))
-echo "testbed: qemu exited with $qrc after ${secs} s"
+read -r -a words <<<"$append"
+exec 3>&1
+"$here/boot.sh" -p testbed -a "$arch" -t "$limit" -l "$raw" -f -e '@@SS@@ END ' \
+	"$kernel" "$initrd" "${words[@]}" 2>&3 |
+	sed -u -n 's/\r$//; s/.*@@SS@@ //p' | tee "$out" |
+	sed -u -n -e 's/^OUT [^|]*| /  /p' -e 's/^\(BEGIN\|RESULT\|END\|WARN\) /guest: \1 /p'
+qrc=${PIPESTATUS[0]}
+exec 3>&-
+# 1 or 2 with nothing on the console: nothing was booted (no qemu, no kernel, no such arch)
+case $qrc in 1|2) [ -s "$raw" ] || exit $qrc ;; esac
 
 fail=0
 problems=
