@@ -9,7 +9,8 @@
 PKGS_ALL = $(PKGS_BUILD) $(PKGS_CHECK) $(PKGS_TARGETS) $(PKGS_DEB) $(PKGS_TESTBED) \
 	$(PKGS_BENCH_REAL) $(KERNEL_PATCHES_DEBS) $(PKGS_UPSTREAM)
 CHECK_WARM ?= cache-warm
-CACHE_WARM_STEPS = testbed-fetch tb-fetch-kernels tb-fetch-kernel-5.10 tb-fetch-kernel-arm64 br-rootfs
+CACHE_WARM_STEPS = testbed-fetch tb-fetch-kernels tb-fetch-kernel-5.10 tb-fetch-kernel-arm64 tb-fetch-la64-debian \
+	br-rootfs tb-la64-kernel-old
 
 cache-warm:
 	@for t in $(CACHE_WARM_STEPS); do echo "== cache-warm: make $$t"; \
