@@ -12,8 +12,8 @@ PKGS_ALL = $(PKGS_BUILD) $(PKGS_CHECK) $(PKGS_TARGETS) $(PKGS_DEB) $(PKGS_TESTBE
 	$(PKGS_BENCH_REAL) $(KERNEL_PATCHES_DEBS) $(PKGS_UPSTREAM)
 CHECK_WARM ?= cache-warm
 CHECK_WARM_ALL ?= $(if $(filter none,$(CHECK_WARM)),none,cache-warm-all)
-CACHE_WARM_STEPS = testbed-fetch tb-fetch-kernels tb-fetch-kernel-5.10 tb-fetch-kernel-arm64 br-rootfs \
-	tb-la64-warm kernel-patches-build
+CACHE_WARM_STEPS = testbed-fetch tb-fetch-kernels tb-fetch-kernel-5.10 tb-fetch-kernel-arm64 tb-la64-fetch \
+	br-rootfs tb-la64-kernel-old kernel-patches-build
 CACHE_WARM_MORE = upstream-musl-build upstream-glibc-build kernel-patches-arm64-build \
 	upstream-glibc-la64-build
 

@@ -31,10 +31,11 @@ TB_PASS = TB=$(TB) TB_DL=$(TB_DL) TB_SB=$(TB_SB) TB_A64=$(TB_A64) TB_LA64=$(TB_L
 PKGS_TESTBED = make gcc libc6-dev binutils coreutils apt dpkg cpio gzip pkg-config \
 	check libsubunit-dev qemu-system-x86 qemu-user \
 	gcc-aarch64-linux-gnu libc6-dev-arm64-cross clang-19 lld-19 llvm-16 \
-	qemu-system-arm llvm-19 flex bison bc xz-utils libelf-dev patch
+	qemu-system-arm llvm-19 flex bison bc xz-utils libelf-dev patch zstd
 
 CHECK_PARTS += check-kernel check-cross
-# The real-kernel rows: x86_64 5.10 and 6.12, arm64 6.1 and 6.12, loongarch64 old and new.
+# The real-kernel rows: x86_64 5.10 and 6.12, arm64 6.1 and 6.12, loongarch64 old (built
+# here) and new (Debian sid's own).
 CHECK_PARTS += check-kernel-5.10 check-kernel-6.12 check-kernel-arm64 check-kernel-la64
 
 # The suites every part runs: all tests/check_* but check_preload (it needs host
@@ -311,37 +312,53 @@ bench-kernel-arm64: deps-testbed tb-fetch-kernel-arm64 tb-aarch64-bench tb-aarch
 .PHONY: tb-fetch-kernel-arm64 tb-aarch64-bench check-kernel-arm64 bench-kernel-arm64 \
 	tb-fetch-kernel-5.10 tb-fetch-kernel-arm64-5.10 check-kernel-5.10 check-kernel-arm64-5.10
 
-# ---- loongarch64 kernels: Linux 6.12 (Debian 13's linux-source-6.12) built here with
-# clang-19/ld.lld-19 from tinyconfig + testbed/kconfig/loongarch64-virt.config,
-# "new" as it is and "old" with testbed/kpatch/la64-old/*.patch (statx and
-# newfstatat path handling as before 6.11, no fstat/newfstatat on LoongArch), booted by
-# Debian 13's qemu-system-loongarch64 10.0 (with its own trixie libraries) -M virt -kernel.
-#   $(TB_LA64_K612)/vmlinux, $(TB_LA64_KOLD)/vmlinux (+ config, kernel.txt, key)
+# ---- loongarch64 kernels, two rows booted by Debian 13's qemu-system-loongarch64 10.0 (with
+# its own trixie libraries) -M virt -kernel:
+# "new": Debian sid's own loong64 kernel (linux-image-loong64 -> linux-image-KREL, a
+# metapackage since Debian's 7.x kernels -> linux-binary-KREL: 7.2.13+deb14-loong64 when this
+# was written; the 6.11+ fstat/newfstatat and the 6.13+ NULL-path rules), fetched through the
+# private apt (testbed/fetch-debian-kernel.sh) like the other Debian kernels, cached by the
+# version in kernel.txt; its vmlinuz (EFI zboot, zstd) is unpacked to the LoongArch Image.
+# "old": Linux 6.12 (Debian 13's linux-source-6.12) with testbed/kpatch/la64-old/*.patch
+# (statx and newfstatat path handling as before 6.11, no fstat/newfstatat on LoongArch),
+# built here on its own with clang-19/ld.lld-19 from tinyconfig +
+# testbed/kconfig/loongarch64-virt.config.
+#   $(TB_LA64_KDEB)/vmlinuz -> Image (unpacked from the EFI zboot vmlinuz), kernel.txt (package, version, .deb)
+#   $(TB_LA64_KOLD)/vmlinux (+ config, kernel.txt, key)
 #   $(TB_LA64_QEMU)  (a wrapper script; TB_ARCH=loongarch64 TB_QEMU=... run-kernel.sh)
 TB_LA64_SRCTAR = $(TB_DL)/la64-src/root/usr/src/linux-source-6.12.tar.xz
 TB_LA64_WORK = $(TB_DL)/la64-build
-TB_LA64_K612 = $(TB_DL)/la64-kernel-6.12
 TB_LA64_KOLD = $(TB_DL)/la64-kernel-old
 TB_LA64_KFRAG = testbed/kconfig/loongarch64-virt.config
 TB_LA64_KPATCH = $(sort $(wildcard testbed/kpatch/la64-old/*.patch))
 TB_LA64_QEMU = $(TB_DL)/la64-qemu/qemu-system-loongarch64
+TB_LA64_KDEB = $(TB_DL)/kernel-loong64-sid
+# Debian's kernel has i8042 built in: booted without firmware (no ACPI, no PNP) it probes
+# the legacy ports 0x60/0x64, which nothing maps on this board: an oops in i8042_flush()
+# and a panic before /init. The initcall is skipped.
+TB_LA64_KDEB_ARGS = initcall_blacklist=i8042_init
+# The release the probe must report (linux-binary-KREL's KREL, dots escaped) and the row's
+# name (kernel-la64-7.2.13 for 7.2.13+deb14-loong64), from kernel.txt.
+TB_LA64_KDEB_REL = $$(cut -d' ' -f1 $(TB_LA64_KDEB)/kernel.txt | sed -e 's/^linux-[a-z]*-//' -e 's/-unsigned$$//')
+TB_LA64_KDEB_KREL = $$(echo $(TB_LA64_KDEB_REL) | sed 's/\./\\./g')
+TB_LA64_KDEB_NAME = kernel-la64-$$(echo $(TB_LA64_KDEB_REL) | sed 's/[+-].*//')
 
 tb-fetch-la64-src: deps-testbed
 	@$(call CACHE_LOCK,la64-src) testbed/apt-private.sh $(TB_DL)/la64-src amd64 trixie linux-source-6.12
 
-tb-la64-kernel-6.12: deps-testbed tb-fetch-la64-src
-	@$(call CACHE_LOCK,la64-kernel) testbed/build-la64-kernel.sh $(TB_LA64_K612) new \
-		$(TB_LA64_SRCTAR) $(TB_LA64_WORK) $(TB_LA64_KFRAG)
-
-# The old kernel starts from the new one's objects (only the patched files recompile).
-tb-la64-kernel-old: deps-testbed tb-la64-kernel-6.12
+# Built alone (nothing else is built here to start from).
+tb-la64-kernel-old: deps-testbed tb-fetch-la64-src
 	@$(call CACHE_LOCK,la64-kernel) testbed/build-la64-kernel.sh $(TB_LA64_KOLD) old \
 		$(TB_LA64_SRCTAR) $(TB_LA64_WORK) $(TB_LA64_KFRAG) $(TB_LA64_KPATCH)
+
+tb-fetch-la64-debian: deps-testbed
+	@$(call CACHE_LOCK,kernel-loong64-sid) testbed/fetch-debian-kernel.sh $(TB_LA64_KDEB) loong64 sid
 
 tb-fetch-la64-qemu: deps-testbed
 	@$(call CACHE_LOCK,la64-qemu) testbed/fetch-la64-qemu.sh $(TB_DL)/la64-qemu
 
-tb-la64-kernels: tb-la64-kernel-6.12 tb-la64-kernel-old tb-fetch-la64-qemu
+# What check-kernel-la64, bench-kernel-la64 and check-upstream-glibc-la64 boot.
+tb-la64-kernels: tb-fetch-la64-debian tb-la64-kernel-old tb-fetch-la64-qemu
 
 # ---- loongarch64 guest programs, hosted: built with clang-19 against Debian 13's cross
 # glibc 2.41 (libc6-dev-loong64-cross, unpacked) and run on Debian sid's loong64 glibc
@@ -427,24 +444,26 @@ check-kernel-la64: deps-testbed tb-la64-kernels tb-la64 tb-la64-hosted
 		TB_LABEL="Linux $$(cut -d' ' -f1 $(TB_LA64_KOLD)/kernel.txt) with the pre-6.11 stat ABI (kpatch/la64-old)" \
 		TB_APPEND="LA64_EXPECT=statx-empty LA64_EXPECT_CAPS=statx,!statx_null,!fstat,!newfstatat" \
 		$(TB_LA64_RUN) check $(TB_LA64_KOLD)/vmlinux $(TB)/la64k/check.cpio.gz $(TB)/la64k-old || r=1; \
-	TB_EXPECT=la64-new TB_KREL='6\.12\.' TB_NAME=kernel-la64-6.12 \
-		TB_LABEL="Linux $$(cut -d' ' -f1 $(TB_LA64_K612)/kernel.txt)" \
-		TB_APPEND="LA64_EXPECT=fstat LA64_EXPECT_CAPS=statx,statx_null,fstat,newfstatat" \
-		$(TB_LA64_RUN) check $(TB_LA64_K612)/vmlinux $(TB)/la64k/check.cpio.gz $(TB)/la64k-6.12 || r=1; \
+	TB_EXPECT=la64-new TB_KREL="$(TB_LA64_KDEB_KREL)" TB_NAME=$(TB_LA64_KDEB_NAME) \
+		TB_LABEL="Debian sid's $$(cut -d' ' -f1,2 $(TB_LA64_KDEB)/kernel.txt)" \
+		TB_APPEND="$(TB_LA64_KDEB_ARGS) LA64_EXPECT=fstat LA64_EXPECT_CAPS=statx,statx_null,fstat,newfstatat" \
+		$(TB_LA64_RUN) check $(TB_LA64_KDEB)/vmlinuz $(TB)/la64k/check.cpio.gz $(TB)/la64k-debian || r=1; \
 	exit $$r
 
 bench-kernel-la64: deps-testbed tb-la64-kernels tb-la64-hosted
 	@$(MAKE) --no-print-directory $(TB)/la64k/bench.cpio.gz
-	@r=0; for k in old=$(TB_LA64_KOLD) 6.12=$(TB_LA64_K612); do \
-		TB_APPEND="SYSSHIM_BENCH_ITERS=$(TB_BENCH_ITERS) SYSSHIM_BENCH_ROUNDS=$(TB_BENCH_ROUNDS)" \
-		TB_BENCH_MIN_RATIO=$${TB_BENCH_MIN_RATIO:-0} $(TB_LA64_RUN) bench $${k#*=}/vmlinux \
+	@r=0; for k in old=$(TB_LA64_KOLD)/vmlinux debian=$(TB_LA64_KDEB)/vmlinuz; do \
+		case $$k in debian=*) a="$(TB_LA64_KDEB_ARGS)" ;; *) a= ;; esac; \
+		TB_APPEND="$$a SYSSHIM_BENCH_ITERS=$(TB_BENCH_ITERS) SYSSHIM_BENCH_ROUNDS=$(TB_BENCH_ROUNDS)" \
+		TB_BENCH_MIN_RATIO=$${TB_BENCH_MIN_RATIO:-0} $(TB_LA64_RUN) bench $${k#*=} \
 		$(TB)/la64k/bench.cpio.gz $(TB)/la64k-$${k%%=*} || r=1; done; exit $$r
 
-.PHONY: tb-fetch-la64-src tb-la64-kernel-6.12 tb-la64-kernel-old tb-fetch-la64-qemu tb-la64-kernels \
+.PHONY: tb-fetch-la64-src tb-la64-kernel-old tb-fetch-la64-debian tb-fetch-la64-qemu tb-la64-kernels \
 	tb-fetch-la64-libc tb-fetch-la64-sid tb-la64-hosted check-kernel-la64 bench-kernel-la64
 .PHONY: uring-nowait-kernels check-kernel-6.12 bench-kernel-6.12 deps-testbed testbed-fetch tb-fetch-kernel tb-fetch-kernel-6.12 tb-fetch-kernels tb-fetch-arm64 tb-fetch-trixie \
 	tb-x86-static tb-x86-bench tb-aarch64 tb-la64 check-kernel bench-kernel check-cross
 
-# The warm job's LoongArch step (mk/cache.mk): the downloads and kernels check-kernel-la64 boots.
-tb-la64-warm: tb-la64-kernels
-.PHONY: tb-la64-warm
+# The warm job's LoongArch downloads (mk/cache.mk): what check-kernel-la64 needs but the
+# old kernel, which the warm job builds later.
+tb-la64-fetch: tb-fetch-la64-debian tb-fetch-la64-qemu tb-fetch-la64-libc tb-fetch-la64-sid tb-fetch-la64-src
+.PHONY: tb-la64-fetch

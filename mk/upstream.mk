@@ -72,7 +72,8 @@ check-upstream-glibc: upstream-glibc-build
 #        patched one incremental from a copy of the stock one), io/tst-stat,
 #        io/tst-fstatat, io/tst-statx and the new test under qemu-user 7.2 and 10.0 with
 #        qemu -strace evidence, then booted on the test bed's two LoongArch kernels
-#        (tb-la64-kernels: 6.12, and 6.12 without the 6.11 NULL-path support) with a
+#        (tb-la64-kernels: Debian sid's own loong64 kernel, and 6.12 built here without
+#        the 6.11 NULL-path support) with a
 #        ptrace trace and the fstat benchmark.  Results: $(GLA64_DIR)/results/.
 #   GLA64_SOURCE=debian (default): glibc $(GLA64_GLIBC) from the upstream tarball of Debian's
 #        glibc source package in sid (glibc_2.43.orig.tar.xz: the release without manual/,
@@ -91,7 +92,8 @@ GLA64_DIR := $(abspath $(CACHE))/glibc-la64$(if $(filter master,$(GLA64_SOURCE))
 GLA64_RUN = $(call CACHE_LOCK,glibc-la64-$(GLA64_SOURCE)) env GL=$(GLA64_DIR) CACHE=$(abspath $(CACHE)) \
 	GLA64_SOURCE=$(GLA64_SOURCE) GLA64_GLIBC=$(GLA64_GLIBC) \
 	TOP=$(UPSTREAM_TOP) QEMU10=$(abspath $(TB_TRIXIE_BIN))/qemu-loongarch64 \
-	KOLD=$(abspath $(TB_LA64_KOLD))/vmlinux KNEW=$(abspath $(TB_LA64_K612))/vmlinux \
+	KOLD=$(abspath $(TB_LA64_KOLD))/vmlinux KNEW=$(abspath $(TB_LA64_KDEB))/vmlinuz \
+	KNEW_APPEND=$(TB_LA64_KDEB_ARGS) \
 	LA64_QEMU=$(abspath $(TB_LA64_QEMU)) $(UPSTREAM_SH)/glibc-la64.sh
 
 .PHONY: check-upstream-glibc-la64

@@ -5,9 +5,11 @@
 # (make ARCH=loongarch LLVM=-19; Linux supports that for LoongArch since 6.5):
 # tinyconfig, then FRAGMENT (testbed/kconfig/loongarch64-virt.config), then
 # olddefconfig. SRCTAR is Debian's linux-source-6.12.tar.xz; it is unpacked once to
-# WORK/src (shared by all flavors); FLAVOR "new" builds it as it is, any other flavor
-# builds a hard-linked copy with the PATCHes applied (testbed/kpatch/la64-old:
-# the pre-6.11 statx/newfstatat path handling and no fstat/newfstatat on LoongArch).
+# WORK/src; with PATCHes the build happens in a hard-linked copy, WORK/src-FLAVOR, with
+# them applied (the test bed's one flavor, "old": testbed/kpatch/la64-old, the pre-6.11
+# statx/newfstatat path handling and no fstat/newfstatat on LoongArch). The build stands
+# alone: its objects are in its own tree's obj/ (the new LoongArch row boots Debian's
+# own kernel, nothing else is built here to start from).
 #
 # OUT/vmlinux (ELF, what qemu -kernel loads), OUT/config, OUT/kernel.txt and OUT/key:
 # the key is a hash of the source tarball's name and size, the fragment, the patches and
@@ -40,7 +42,7 @@ if [ ! -e "$src/.unpacked" ]; then
 	rm -rf "$work/src.tmp"
 	touch "$src/.unpacked"
 fi
-if [ "$flavor" != new ]; then
+if [ $# -gt 0 ]; then
 	tree=$work/src-$flavor
 	if [ "$(cat "$tree/.patched" 2>/dev/null)" != "$key" ]; then
 		rm -rf "$tree" && mkdir -p "$tree"
@@ -60,14 +62,7 @@ if [ "$flavor" != new ]; then
 else
 	tree=$src
 fi
-# The objects live in the tree's own obj/: kbuild then names the source "..", so the
-# commands are the same in every tree, and a patched tree starts from the unpatched
-# tree's objects (copied): only the files its patches touch are compiled again.
 obj=$tree/obj
-if [ "$flavor" != new ] && [ ! -e "$obj/vmlinux" ] && [ -e "$src/obj/vmlinux" ]; then
-	echo "testbed: seeding $obj from $src/obj (the unpatched build)"
-	rm -rf "$obj.tmp" && cp -a "$src/obj" "$obj.tmp" && rm -rf "$obj" && mv "$obj.tmp" "$obj"
-fi
 mkdir -p "$obj"
 mk="make -s -C $tree O=obj ARCH=loongarch LLVM=-19 LLVM_IAS=1"
 echo "testbed: building the $flavor LoongArch kernel ($(basename "$tar"), $(basename "$frag")$(for p; do printf ', %s' "$(basename "$p")"; done)) in $obj, -j$jobs, ${nice}"

@@ -371,7 +371,8 @@ qemu_run() {
 }
 
 # kernel: boot both LoongArch kernels of the test bed (KOLD: 6.12 with the
-# 6.11 statx NULL-path change reverted, KNEW: 6.12) under
+# 6.11 statx NULL-path change reverted, KNEW: Debian sid's loong64 kernel,
+# booted with KNEW_APPEND, KOLD with KOLD_APPEND) under
 # qemu-system-loongarch64 (LA64_QEMU) with one initramfs: the io tests and
 # the new test linked with each libc.a, and fstat-bench of both builds
 # (a ptrace trace of fstat() first, then the timing).  One run per boot.
@@ -402,14 +403,14 @@ kernel() {
 	ok() { pass=$((pass+1)); echo "  ok   $*"; }
 	bad() { failn=$((failn+1)); echo "  FAIL $*"; }
 	for k in ${KERNELS:-old new}; do
-		eval vm=\$K$(echo $k | tr a-z A-Z)
+		eval vm=\$K$(echo $k | tr a-z A-Z) ka=\${K$(echo $k | tr a-z A-Z)_APPEND:-}
 		out=$GL/results/kernel-$k; rm -rf "$out"; mkdir -p "$out"
 		echo "glibc-la64: booting the $k kernel ($vm)"
 		# The guest's reboot after END hangs these kernels (RCU stalls), so
 		# the run (its own process group) is ended once END has arrived.
 		s0=$(date +%s)
 		TB_ARCH=loongarch64 TB_QEMU=$LA64_QEMU TB_TIMEOUT=$LIMIT \
-		TB_APPEND="TIMEOUTFACTOR=20 FSTAT_BENCH_CALLS=$CALLS FSTAT_BENCH_ROUNDS=$ROUNDS" \
+		TB_APPEND="${ka:+$ka }TIMEOUTFACTOR=20 FSTAT_BENCH_CALLS=$CALLS FSTAT_BENCH_ROUNDS=$ROUNDS" \
 			setsid "$TOP/testbed/run-kernel.sh" bench "$vm" "$K/bench.cpio.gz" "$out" >"$out/run.log" 2>&1 &
 		rp=$!
 		while kill -0 $rp 2>/dev/null; do
