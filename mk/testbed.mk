@@ -12,14 +12,14 @@
 #
 # Downloads are cached under $(TB_DL) ($(CACHE)/testbed, outside the clone): a second run,
 # or a fresh clone, downloads nothing.
-# TB_KABI=57 picks linux-image-6.1.0-57-amd64-unsigned (default: the newest apt knows).
+# Every Debian kernel comes through testbed/fetch-debian-kernel.sh (by metapackage, arch and
+# suite); Debian 12's 6.1 from the system's own suites: the newest 6.1.0-N apt knows.
 
 TB ?= $(B)/testbed
 TB_DL ?= $(CACHE)/testbed
 TB_SB ?= $(B)/static
 TB_A64 ?= $(B)/aarch64
 TB_LA64 ?= $(B)/la64
-TB_KABI ?=
 TB_CK_TIMEOUT ?= 120
 # The benchmark's size in the guest (TCG: a syscall costs microseconds; the host's
 # defaults, 11 rounds x 200000 calls, would take most of an hour there).
@@ -63,7 +63,7 @@ deps-testbed:
 
 # ---- downloads (cached)
 tb-fetch-kernel: deps-testbed
-	@$(call CACHE_LOCK,kernel) testbed/fetch-kernel.sh $(TB_DL)/kernel $(TB_KABI)
+	@$(call CACHE_LOCK,kernel) testbed/fetch-debian-kernel.sh $(TB_DL)/kernel amd64 system
 
 tb-fetch-arm64: deps-testbed
 	@$(call CACHE_LOCK,arm64) testbed/apt-private.sh $(TB_DL)/arm64 arm64 system check libsubunit-dev libsubunit0
