@@ -573,7 +573,13 @@ START_TEST(membarrier_refused_later)
 	uint64_t drained;
 	ck_assert_int_eq(run_stress(W_LT, 0, 4, 400, scale(50), 0, wait_ms(3000), &drained, &s), 0);
 	ck_assert_int_eq(s.n.mode, 0);
-	ck_assert_uint_eq(drained, (uint64_t)s.writes + 1);
+	/* Every write is drained, plus the drain's own wakeup when it wrote one: it writes
+	 * none when a producer's claim got in between its clear and its wakeup (that
+	 * producer's write wakes the consumer instead; seen under load). Nothing lost is
+	 * run_stress's 0 above. */
+	ck_assert_msg(drained == (uint64_t)s.writes || drained == (uint64_t)s.writes + 1,
+		      "drained %llu for %ld writes (+1 at most: the drain's own wakeup)",
+		      (unsigned long long)drained, s.writes);
 }
 END_TEST
 
