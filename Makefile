@@ -155,9 +155,9 @@ CHECK_MORE_ORDER = check-upstream-musl check-upstream-glibc check-kernel-patches
 	check-upstream-glibc-la64
 CHECK_MORE_RUN = $(filter $(CHECK_MORE),$(CHECK_MORE_ORDER)) $(filter-out $(CHECK_MORE_ORDER),$(CHECK_MORE))
 
-# Every part runs, even after one fails (tools/check-parts.sh): one after the other, with
-# `make cache-warm` beside them filling the cache (mk/cache.mk); the end is a table of each
-# part's minutes. Every Debian package any part needs is installed first, at once (two
+# Every part runs, even after one fails (tools/check-parts.sh), with `make cache-warm` beside
+# them filling the cache (mk/cache.mk), then in a second lane once the cache is filled
+# (CHECK_LANES=1: one after the other); the end is a table of each part's minutes. Every Debian package any part needs is installed first, at once (two
 # apt-gets at the same time would fight over dpkg's lock).
 check: deps-all
 	@sh tools/check-parts.sh $(B)/check $(CHECK_WARM) $(CHECK_RUN)

@@ -1,18 +1,23 @@
 #!/bin/sh
 # tools/check-parts.sh LOGDIR WARM PART... [-- MORE...]: `make check`'s and `make check-all`'s runner.
 #
-# The parts run one after the other, each `make PART`, its output kept in LOGDIR/PART.log
-# and printed whole when it ends. Beside them, on the machine's other core, `make WARM`
-# fills the cache outside the clone (kernels, chroots, libcs: the long builds) in the
-# order the parts need its entries; a part that needs an entry still being built waits
-# on that entry's lock (the Makefile's CACHE_LOCK), then finds it built. So the builds
-# overlap the host's tests instead of following them. WARM "none" runs no such job.
+# Each part is `make PART`, its output kept in LOGDIR/PART.log and printed whole when it
+# ends. Beside the parts, `make WARM` fills the cache outside the clone (kernels, chroots,
+# libcs: the long builds) in the order the parts need its entries; a part that needs an
+# entry still being built waits on that entry's lock (the Makefile's CACHE_LOCK), then
+# finds it built. So the builds overlap the host's tests instead of following them. WARM
+# "none" runs no such job.
 #
-# The parts after "--" (check-all's) are bounded by CHECK_BUDGET (minutes from the start,
-# if set): one starts only inside the budget and is stopped at its end; a part stopped
-# or not started so is "not reached", which fails nothing (a cold cache whose builds did
-# not fit); its own failure fails the run as any part's does. When the parts are done,
-# a warm job still building (for parts not reached) is stopped.
+# Two lanes (CHECK_LANES=2, the default; 1: one after the other): the first runs the parts
+# from the front of the list; once the warm job is done (at once on a warm cache), the
+# second takes parts from the back, so a warm run uses both cores for the parts.
+#
+# The parts after "--" (check-all's) run after those, one after the other, bounded by
+# CHECK_BUDGET (minutes from the start, if set): one starts only inside the budget and is
+# stopped at its end; a part stopped or not started so is "not reached", which fails
+# nothing (a cold cache whose builds did not fit); its own failure fails the run as any
+# part's does. When the parts are done, a warm job still building (for parts not reached)
+# is stopped.
 #
 # At the end, a table of every part's minutes and result, the warm job's, and the whole
 # run's; exit 1 if a part failed. A failed warm job is reported but fails nothing by
@@ -23,37 +28,47 @@ logdir=${1:?$usage}
 warm=${2:?$usage}
 shift 2
 budget=${CHECK_BUDGET:-}
+lanes=${CHECK_LANES:-2}
 mkdir -p "$logdir"
+logdir=$(cd "$logdir" && pwd)
 now() { date +%s; }
 mins() { awk -v s="$1" 'BEGIN { printf "%.1f", s / 60 }'; }
 
 start=$(now)
 wpid=
+rm -f "$logdir/warm.status" "$logdir/results" "$logdir/queue" "$logdir/order"
 if [ "$warm" != none ]; then
 	echo "== make $warm (the cache, beside the parts: $logdir/warm.log)"
-	rm -f "$logdir/warm.status"
 	# setsid: the warm job is a process group of its own, stopped whole if need be.
 	setsid sh -c 'ws=$(date +%s); make --no-print-directory "$1" >"$2/warm.log" 2>&1; rc=$?
 		echo "$rc $(($(date +%s) - ws))" >"$2/warm.status"' sh "$warm" "$logdir" &
 	wpid=$!
 fi
 
-failed= table= unreached= more=no
-row() { table="$table$(printf '%-28s %6s min  %s' "$1" "$2" "$3")
-"; }
+# The queue: make check's parts, one a line; MORE: check-all's.
+more=
 for p; do
 	if [ "$p" = -- ]; then more=yes; continue; fi
-	left=
-	if [ "$more" = yes ] && [ -n "$budget" ]; then
-		left=$((budget * 60 - ($(now) - start)))
-		if [ "$left" -le 60 ]; then
-			echo "== make $p: not reached (CHECK_BUDGET=$budget min spent)"
-			row "$p" - "not reached (budget)"
-			unreached="$unreached $p"
-			continue
-		fi
-	fi
-	echo "== make $p${left:+ (within the $((left / 60)) min left of CHECK_BUDGET)}"
+	if [ -n "$more" ]; then more="$more $p"; else echo "$p" >>"$logdir/queue"; fi
+	echo "$p" >>"$logdir/order"
+done
+touch "$logdir/queue" "$logdir/order"
+more=${more#yes}
+
+# pop front|back: the next part of the queue, under its lock ("" when it is empty).
+pop() {
+	flock "$logdir/queue" sh -c '
+		q=$1/queue; p=$(if [ "$2" = front ]; then head -1 "$q"; else tail -1 "$q"; fi)
+		[ -n "$p" ] || exit 0
+		if [ "$2" = front ]; then sed -i 1d "$q"; else sed -i \$d "$q"; fi
+		echo "$p"' sh "$logdir" "$1"
+}
+
+# run PART [SECONDS]: one part, its log printed whole (under a lock: the lanes' logs do
+# not interleave), its line added to the results: "PART SECONDS RESULT".
+run() {
+	p=$1 left=${2:-}
+	flock "$logdir/results" echo "== make $p${left:+ (within the $((left / 60)) min left of CHECK_BUDGET)}: started"
 	s=$(now)
 	if [ -n "$left" ]; then
 		timeout -k 20 "$left" make --no-print-directory "$p" >"$logdir/$p.log" 2>&1
@@ -62,15 +77,50 @@ for p; do
 	fi
 	rc=$?
 	t=$(($(now) - s))
-	cat "$logdir/$p.log"
 	if [ "$rc" = 0 ]; then r=passed
 	elif [ -n "$left" ] && { [ "$rc" = 124 ] || [ "$rc" = 137 ]; }; then
-		r="not reached (stopped at CHECK_BUDGET=$budget min)"; unreached="$unreached $p"
-	else r=FAILED; failed="$failed $p"; fi
-	echo "== make $p: $r in $(mins $t) min"
-	row "$p" "$(mins $t)" "$r"
+		r="not reached (stopped at CHECK_BUDGET=$budget min)"
+	else r=FAILED; fi
+	flock "$logdir/results" sh -c 'cat "$1"; echo "== make $2: $3 in $4 min"' sh \
+		"$logdir/$p.log" "$p" "$r" "$(mins $t)"
+	flock "$logdir/results" sh -c 'echo "$1 $2 $3" >>"$4"' sh "$p" "$t" "$r" "$logdir/results"
+}
+
+lane() {	# front|back
+	while p=$(pop "$1") && [ -n "$p" ]; do
+		run "$p"
+	done
+}
+
+touch "$logdir/results"
+l2=
+if [ "$lanes" -ge 2 ]; then
+	(
+		# The second lane starts when the warm job no longer needs the other core.
+		if [ -n "$wpid" ]; then
+			while [ ! -f "$logdir/warm.status" ]; do sleep 5; done
+		fi
+		lane back
+	) &
+	l2=$!
+fi
+lane front
+[ -z "$l2" ] || wait "$l2"
+
+for p in $more; do
+	left=
+	if [ -n "$budget" ]; then
+		left=$((budget * 60 - ($(now) - start)))
+		if [ "$left" -le 60 ]; then
+			echo "== make $p: not reached (CHECK_BUDGET=$budget min spent)"
+			echo "$p - not reached (budget)" >>"$logdir/results"
+			continue
+		fi
+	fi
+	run "$p" "$left"
 done
 
+wrow=
 if [ -n "$wpid" ]; then
 	if [ ! -f "$logdir/warm.status" ] && [ -n "$budget" ]; then
 		echo "== make $warm: stopped (no part left to need it)"
@@ -84,11 +134,27 @@ if [ -n "$wpid" ]; then
 	if [ "$wrc" = 0 ]; then wr=passed
 	elif [ "$wrc" = 143 ]; then wr="stopped (no part left to need it)"
 	else wr="FAILED (see $logdir/warm.log)"; tail -20 "$logdir/warm.log"; fi
-	row "($warm, beside)" "$(mins "$wt")" "$wr"
+	wrow=$(printf '%-28s %6s min  %s' "($warm, beside)" "$(mins "$wt")" "$wr")
 fi
+
 echo "== make check: minutes per part"
-printf '%s' "$table"
-printf '%-28s %6s min\n' "(all, wall clock)" "$(mins $(($(now) - start)))"
+failed= unreached=
+while read -r p; do
+	line=$(awk -v p="$p" '$1 == p { print; exit }' "$logdir/results")
+	t=$(echo "$line" | cut -d' ' -f2)
+	r=$(echo "$line" | cut -d' ' -f3-)
+	[ -n "$line" ] || { t=-; r="not run"; }
+	case $r in
+	passed) ;;
+	"not reached"*) unreached="$unreached $p" ;;
+	*) failed="$failed $p" ;;
+	esac
+	[ "$t" = - ] || t=$(mins "$t")
+	printf '%-28s %6s min  %s\n' "$p" "$t" "$r"
+done <"$logdir/order"
+[ -z "$wrow" ] || echo "$wrow"
+printf '%-28s %6s min  (%s lane%s)\n' "(all, wall clock)" "$(mins $(($(now) - start)))" "$lanes" \
+	"$([ "$lanes" = 1 ] || echo s)"
 [ -z "$unreached" ] || echo "== not reached within CHECK_BUDGET=$budget min:$unreached (their builds continue in the cache on the next run)"
 if [ -n "$failed" ]; then
 	echo "== make check: FAILED:$failed"
