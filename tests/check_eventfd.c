@@ -1796,8 +1796,11 @@ START_TEST(notifier_late_step_keeps_newer_claim)
 	struct sysshim_notifier *n = mmap(0, sizeof *n, PROT_READ | PROT_WRITE,
 					  MAP_SHARED | MAP_ANONYMOUS, -1, 0);
 	uint64_t c;
+	const char *bed = getenv("SYSSHIM_TESTBED");
 
-	if (RUNNING_ON_VALGRIND)
+	/* Under qemu-user a tracer sees the emulator's host syscalls, not the guest's, and
+	 * waits for a stop that never comes: the test needs a kernel of the guest's arch. */
+	if (RUNNING_ON_VALGRIND || (bed && !strncmp(bed, "qemu-user", 9)))
 		return;
 	ck_assert_int_eq(sysshim_notifier_init(n, SYSSHIM_NOTIFIER_NONBLOCK | SYSSHIM_NOTIFIER_FENCE), 0);
 	pid_t a = traced_notifier(n, 0);
