@@ -157,14 +157,16 @@ CHECK_MORE_RUN = $(filter $(CHECK_MORE),$(CHECK_MORE_ORDER)) $(filter-out $(CHEC
 
 # Every part runs, even after one fails (tools/check-parts.sh), with `make cache-warm` beside
 # them filling the cache (mk/cache.mk), then in a second lane once the cache is filled
-# (CHECK_LANES=1: one after the other); the end is a table of each part's minutes. Every Debian package any part needs is installed first, at once (two
-# apt-gets at the same time would fight over dpkg's lock).
+# (CHECK_LANES=1: one after the other); the end is a table of each part's minutes. Every
+# Debian package any part needs is installed first, at once (two apt-gets at the same time
+# would fight over dpkg's lock).
 check: deps-all
 	@sh tools/check-parts.sh $(B)/check $(CHECK_WARM) $(CHECK_RUN)
 
-# CHECK_BUDGET=N (minutes, .ci/run gives 84): a part of CHECK_MORE starts only while the
-# run is inside N minutes and is stopped at N; such a part is reported "not reached", not
-# failed (a cold cache: its builds did not fit). The parts of `make check` always run.
+# CHECK_BUDGET=N (minutes) or CHECK_DEADLINE=EPOCH-SECONDS (.ci/run: 83 minutes after its
+# start): a part of CHECK_MORE starts only before then and is stopped then; such a part is
+# reported "not reached", not failed (a cold cache: its builds did not fit). The parts of
+# `make check` always run.
 CHECK_BUDGET ?=
 check-all: deps-all
 	@CHECK_BUDGET=$(CHECK_BUDGET) sh tools/check-parts.sh $(B)/check $(CHECK_WARM_ALL) $(CHECK_RUN) \

@@ -13,7 +13,8 @@
 # second takes parts from the back, so a warm run uses both cores for the parts.
 #
 # The parts after "--" (check-all's) run after those, one after the other, bounded by
-# CHECK_BUDGET (minutes from the start, if set): one starts only inside the budget and is
+# CHECK_BUDGET (minutes from the start, if set; or CHECK_DEADLINE, the end as seconds since
+# the epoch, which .ci/run sets from its own start): one starts only inside the budget and is
 # stopped at its end; a part stopped or not started so is "not reached", which fails
 # nothing (a cold cache whose builds did not fit); its own failure fails the run as any
 # part's does. When the parts are done, a warm job still building (for parts not reached)
@@ -28,6 +29,7 @@ logdir=${1:?$usage}
 warm=${2:?$usage}
 shift 2
 budget=${CHECK_BUDGET:-}
+deadline=${CHECK_DEADLINE:-}
 lanes=${CHECK_LANES:-2}
 mkdir -p "$logdir"
 logdir=$(cd "$logdir" && pwd)
@@ -35,6 +37,10 @@ now() { date +%s; }
 mins() { awk -v s="$1" 'BEGIN { printf "%.1f", s / 60 }'; }
 
 start=$(now)
+if [ -z "$deadline" ] && [ -n "$budget" ]; then
+	deadline=$((start + budget * 60))
+fi
+[ -z "$deadline" ] || budget=$(((deadline - start + 59) / 60))
 wpid=
 rm -f "$logdir/warm.status" "$logdir/results" "$logdir/queue" "$logdir/order"
 if [ "$warm" != none ]; then
@@ -96,9 +102,10 @@ touch "$logdir/results"
 l2=
 if [ "$lanes" -ge 2 ]; then
 	(
-		# The second lane starts when the warm job no longer needs the other core.
+		# The second lane starts when the warm job no longer needs the other core, and
+		# not at all when the first lane has taken every part by then.
 		if [ -n "$wpid" ]; then
-			while [ ! -f "$logdir/warm.status" ]; do sleep 5; done
+			while [ ! -f "$logdir/warm.status" ] && [ -s "$logdir/queue" ]; do sleep 5; done
 		fi
 		lane back
 	) &
@@ -109,8 +116,8 @@ lane front
 
 for p in $more; do
 	left=
-	if [ -n "$budget" ]; then
-		left=$((budget * 60 - ($(now) - start)))
+	if [ -n "$deadline" ]; then
+		left=$((deadline - $(now)))
 		if [ "$left" -le 60 ]; then
 			echo "== make $p: not reached (CHECK_BUDGET=$budget min spent)"
 			echo "$p - not reached (budget)" >>"$logdir/results"
@@ -122,7 +129,7 @@ done
 
 wrow=
 if [ -n "$wpid" ]; then
-	if [ ! -f "$logdir/warm.status" ] && [ -n "$budget" ]; then
+	if [ ! -f "$logdir/warm.status" ] && [ -n "$deadline" ]; then
 		echo "== make $warm: stopped (no part left to need it)"
 		kill -TERM "-$wpid" 2>/dev/null
 		sleep 5
