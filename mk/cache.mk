@@ -17,12 +17,9 @@ CACHE_WARM_STEPS = testbed-fetch tb-fetch-kernels tb-fetch-kernel-5.10 tb-fetch-
 CACHE_WARM_MORE = upstream-musl-build upstream-glibc-build kernel-patches-arm64-build \
 	upstream-glibc-la64-build
 
-cache-warm:
-	@for t in $(CACHE_WARM_STEPS); do echo "== cache-warm: make $$t"; \
-		$(MAKE) --no-print-directory $$t || echo "== cache-warm: make $$t FAILED"; done
-
-cache-warm-all:
-	@for t in $(CACHE_WARM_STEPS) $(CACHE_WARM_MORE); do echo "== cache-warm: make $$t"; \
+cache-warm cache-warm-all:
+	@for t in $(CACHE_WARM_STEPS) $(if $(filter cache-warm-all,$@),$(CACHE_WARM_MORE)); do \
+		echo "== cache-warm: make $$t"; \
 		$(MAKE) --no-print-directory $$t || echo "== cache-warm: make $$t FAILED"; done
 
 .PHONY: cache-warm cache-warm-all
