@@ -93,7 +93,6 @@ GLA64_RUN = $(call CACHE_LOCK,glibc-la64-$(GLA64_SOURCE)) env GL=$(GLA64_DIR) CA
 	GLA64_SOURCE=$(GLA64_SOURCE) GLA64_GLIBC=$(GLA64_GLIBC) \
 	TOP=$(UPSTREAM_TOP) QEMU10=$(abspath $(TB_TRIXIE_BIN))/qemu-loongarch64 \
 	KOLD=$(abspath $(TB_LA64_KOLD))/vmlinux KNEW=$(abspath $(TB_LA64_KDEB))/vmlinuz \
-	KNEW_APPEND=$(TB_LA64_KDEB_ARGS) \
 	LA64_QEMU=$(abspath $(TB_LA64_QEMU)) $(UPSTREAM_SH)/glibc-la64.sh
 
 .PHONY: check-upstream-glibc-la64
