@@ -12,13 +12,16 @@
 # Prints a matrix and "check-cross: N passed, N failed"; fails when anything failed.
 #
 # Environment (set by mk/testbed.mk): TB_EMUS ("7.2=DIR 10.0=DIR"), TB_A64_PROBE,
-# TB_A64_SUITES (paths), TB_LA64_TEST, CK_DEFAULT_TIMEOUT (120), TB_SUITE_TIMEOUT (600 s).
+# TB_A64_SUITES (paths), TB_LA64_TEST, CK_DEFAULT_TIMEOUT (120), TB_SUITE_TIMEOUT (600 s),
+# SYSSHIM_STRESS_SECONDS (20: check_evstress's run under each emulator).
 set -u
 logdir=$1
 mkdir -p "$logdir"
 logdir=$(cd "$logdir" && pwd)
 strategies="auto fstat newfstatat-null newfstatat-empty statx-null statx-empty"
 export CK_DEFAULT_TIMEOUT=${CK_DEFAULT_TIMEOUT:-120} CK_FORK=${CK_FORK:-yes}
+# The stress harness's short run, as in the kernel guests (its 120 s is the host's).
+export SYSSHIM_STRESS_SECONDS=${SYSSHIM_STRESS_SECONDS:-20}
 unset SYSSHIM_STRATEGY
 tlim=${TB_SUITE_TIMEOUT:-600}
 # qemu-user cannot apply a guest's seccomp filter (its prctl(PR_SET_SECCOMP) and seccomp()
