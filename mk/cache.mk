@@ -17,8 +17,11 @@ CACHE_WARM_STEPS = testbed-fetch tb-fetch-kernels tb-fetch-kernel-5.10 tb-fetch-
 CACHE_WARM_MORE = upstream-musl-build upstream-glibc-build kernel-patches-arm64-build \
 	upstream-glibc-la64-build
 
+# CHECK_WARM_READY (a file; tools/check-parts.sh sets it) is touched once make check's
+# entries are done, before check-all's: the parts' second lane starts there.
 cache-warm cache-warm-all:
-	@for t in $(CACHE_WARM_STEPS) $(if $(filter cache-warm-all,$@),$(CACHE_WARM_MORE)); do \
+	@for t in $(CACHE_WARM_STEPS) ready $(if $(filter cache-warm-all,$@),$(CACHE_WARM_MORE)); do \
+		if [ $$t = ready ]; then [ -z "$${CHECK_WARM_READY:-}" ] || touch "$$CHECK_WARM_READY"; continue; fi; \
 		echo "== cache-warm: make $$t"; \
 		$(MAKE) --no-print-directory $$t || echo "== cache-warm: make $$t FAILED"; done
 

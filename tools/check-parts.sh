@@ -9,7 +9,8 @@
 # "none" runs no such job.
 #
 # Two lanes (CHECK_LANES=2, the default; 1: one after the other): the first runs the parts
-# from the front of the list; once the warm job is done (at once on a warm cache), the
+# from the front of the list; once the warm job has done make check's entries (at once on
+# a warm cache; CHECK_WARM_READY, which mk/cache.mk touches before check-all's builds), the
 # second takes parts from the back, so a warm run uses both cores for the parts.
 #
 # The parts after "--" (check-all's) run after those, one after the other, bounded by
@@ -42,10 +43,11 @@ if [ -z "$deadline" ] && [ -n "$budget" ]; then
 fi
 [ -z "$deadline" ] || budget=$(((deadline - start + 59) / 60))
 wpid=
-rm -f "$logdir/warm.status" "$logdir/results" "$logdir/queue" "$logdir/order"
+rm -f "$logdir/warm.status" "$logdir/warm.ready" "$logdir/results" "$logdir/queue" "$logdir/order"
 if [ "$warm" != none ]; then
 	echo "== make $warm (the cache, beside the parts: $logdir/warm.log)"
 	# setsid: the warm job is a process group of its own, stopped whole if need be.
+	CHECK_WARM_READY=$logdir/warm.ready \
 	setsid sh -c 'ws=$(date +%s); make --no-print-directory "$1" >"$2/warm.log" 2>&1; rc=$?
 		echo "$rc $(($(date +%s) - ws))" >"$2/warm.status"' sh "$warm" "$logdir" &
 	wpid=$!
@@ -102,10 +104,12 @@ touch "$logdir/results"
 l2=
 if [ "$lanes" -ge 2 ]; then
 	(
-		# The second lane starts when the warm job no longer needs the other core, and
-		# not at all when the first lane has taken every part by then.
+		# The second lane starts when the warm job has built what make check's parts need
+		# (check-all's builds may go on beside both lanes), and not at all when the first
+		# lane has taken every part by then.
 		if [ -n "$wpid" ]; then
-			while [ ! -f "$logdir/warm.status" ] && [ -s "$logdir/queue" ]; do sleep 5; done
+			while [ ! -f "$logdir/warm.status" ] && [ ! -f "$logdir/warm.ready" ] &&
+				[ -s "$logdir/queue" ]; do sleep 5; done
 		fi
 		lane back
 	) &
