@@ -83,30 +83,20 @@ v_sources() {
 	exec 8>&-
 }
 
-# Debian's linux-image package of the same version as the source: its
-# config-* and (for the reference boot) its vmlinuz-*.
+# Debian's linux-image package of the same version as the source, through the test bed's
+# one Debian-kernel fetcher: its config (the base of KP_KCONFIG=debian) and, for the
+# reference boot, its vmlinuz, in KP_SRC_DIR/debian-image.
 debian_image() {
-	local deb
-	deb=$(ls -1 "$KP_SRC_DIR/dl/${KP_DEBIAN_IMAGE}_"*_amd64.deb 2>/dev/null | sort -V | tail -1)
-	if [ -z "$deb" ]; then
-		say "apt-get download $KP_DEBIAN_IMAGE${KP_SRC_VERSION:+=$KP_SRC_VERSION}"
-		(cd "$KP_SRC_DIR/dl" && apt-get -q download "$KP_DEBIAN_IMAGE${KP_SRC_VERSION:+=$KP_SRC_VERSION}") ||
-			(say "WARNING: trying apt's candidate of $KP_DEBIAN_IMAGE" &&
-			 cd "$KP_SRC_DIR/dl" && apt-get -q download "$KP_DEBIAN_IMAGE") ||
-			die "apt-get download $KP_DEBIAN_IMAGE failed (KP_DEBIAN_IMAGE= names another)"
-		deb=$(ls -1 "$KP_SRC_DIR/dl/${KP_DEBIAN_IMAGE}_"*_amd64.deb | sort -V | tail -1)
-	fi
-	if [ ! -f "$KP_SRC_DIR/debian-image/.from" ] ||
-	   [ "$(cat "$KP_SRC_DIR/debian-image/.from")" != "$(basename "$deb")" ]; then
-		rm -rf "$KP_SRC_DIR/debian-image"
-		mkdir -p "$KP_SRC_DIR/debian-image"
-		dpkg-deb --fsys-tarfile "$deb" | tar -x -C "$KP_SRC_DIR/debian-image" ./boot
-		basename "$deb" >"$KP_SRC_DIR/debian-image/.from"
-	fi
+	local f=$KP_ROOT/testbed/fetch-debian-kernel.sh d=$KP_SRC_DIR/debian-image
+	"$f" "$d" amd64 system "$KP_DEBIAN_IMAGE${KP_SRC_VERSION:+=$KP_SRC_VERSION}" ||
+		{ [ -n "$KP_SRC_VERSION" ] &&
+		  say "WARNING: no $KP_DEBIAN_IMAGE=$KP_SRC_VERSION: trying apt's candidate of $KP_DEBIAN_IMAGE" &&
+		  "$f" "$d" amd64 system "$KP_DEBIAN_IMAGE"; } ||
+		die "fetching $KP_DEBIAN_IMAGE failed (KP_DEBIAN_IMAGE= names another)"
 }
 
 debian_file() {	# config|vmlinuz
-	ls -1 "$KP_SRC_DIR/debian-image/boot/$1-"* 2>/dev/null | head -1
+	if [ -e "$KP_SRC_DIR/debian-image/$1" ]; then readlink -f "$KP_SRC_DIR/debian-image/$1"; fi
 }
 
 # The config, cached by its inputs in KP_BUILD/configs/<hash>; sets V_WORK.

@@ -1,5 +1,5 @@
 #!/bin/sh
-# testbed/apt-private.sh DIR ARCH SUITE PKG...
+# testbed/apt-private.sh DIR ARCH SUITE PKG[=VERSION]...
 # testbed/apt-private.sh --sources TYPE ARCH SUITE...
 #
 # Downloads Debian packages for another architecture or release with `apt-get download`
@@ -171,11 +171,14 @@ if [ -z "$(find "$dir/lists" -maxdepth 1 -name '*Packages*' -mmin -1440 2>/dev/n
 	cp "$srcparts/private.sources" "$dir/lists/.private.sources"
 fi
 for p in $todo; do
-	rm -f "$dir/debs/${p}_"*.deb
-	echo "testbed: apt-get download $p:$arch ($suite)"
-	(cd "$dir/debs" && apt-get -q download "$p:$arch") >"$dir/download.log" 2>&1 ||
+	# PKG or PKG=VERSION (apt's PKG:ARCH=VERSION)
+	n=${p%%=*} v=
+	[ "$n" = "$p" ] || v==${p#*=}
+	rm -f "$dir/debs/${n}_"*.deb
+	echo "testbed: apt-get download $n:$arch$v ($suite)"
+	(cd "$dir/debs" && apt-get -q download "$n:$arch$v") >"$dir/download.log" 2>&1 ||
 		{ cat "$dir/download.log" >&2; exit 1; }
-	deb=$(ls "$dir/debs/${p}_"*.deb | head -1)
+	deb=$(ls "$dir/debs/${n}_"*.deb | head -1)
 	dpkg-deb -x "$deb" "$dir/root"
 	echo "testbed:   $(basename "$deb")"
 	basename "$deb" > "$dir/root/.done-$p"

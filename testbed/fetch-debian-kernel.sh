@@ -1,5 +1,5 @@
 #!/bin/sh
-# testbed/fetch-debian-kernel.sh DIR ARCH SUITE
+# testbed/fetch-debian-kernel.sh DIR ARCH SUITE [IMAGE[=VERSION]]
 #
 # Gets the kernel Debian's SUITE ships for ARCH (amd64, arm64, loong64) through the private
 # apt of testbed/apt-private.sh (nothing in the system's apt state changes): the
@@ -26,34 +26,52 @@
 # (direct boot, no firmware) takes the LoongArch Image inside it (a PE too: "MZ", the
 # kernel entry at 8, LINUX_PE_MAGIC 0x818223cd at 56), so that is unpacked to DIR/Image
 # the same way (a zstd payload needs the zstd program).
+# IMAGE[=VERSION] names the image package itself instead (kernel-patches: the build of the
+# very source version its series is made against, linux-image-6.1.0-57-amd64-unsigned=
+# 6.1.192-3): no metapackage, no -unsigned twin; the entry is kept while kernel.txt names
+# that package (and version). Every fetch also leaves the image's build configuration,
+# DIR/config (a symlink to config-KREL), where the package has one (boot/config-KREL).
 set -eu
-[ $# = 3 ] || { echo "usage: $0 DIR ARCH SUITE" >&2; exit 2; }
-dir=$1 arch=$2 suite=$3
+[ $# = 3 ] || [ $# = 4 ] || { echo "usage: $0 DIR ARCH SUITE [IMAGE[=VERSION]]" >&2; exit 2; }
+dir=$1 arch=$2 suite=$3 want=${4:-}
 here=$(cd "$(dirname "$0")" && pwd)
 mkdir -p "$dir"
 dir=$(cd "$dir" && pwd)
 if [ -e "$dir/kernel.txt" ] && [ -e "$dir/vmlinuz" ]; then
-	exit 0
+	[ -z "$want" ] && exit 0
+	read -r hp hv _ <"$dir/kernel.txt"
+	[ "$hp" = "${want%%=*}" ] && { [ "$want" = "${want%%=*}" ] || [ "$hv" = "${want#*=}" ]; } && exit 0
 fi
 apt=$dir/apt
-"$here/apt-private.sh" "$apt" "$arch" "$suite" "linux-image-$arch"
-meta=$apt/debs/$(cat "$apt/root/.done-linux-image-$arch")
-img=$(dpkg-deb -f "$meta" Depends | tr ',' '\n' | sed -n "s/^ *\(linux-image-[0-9][^ ]*-$arch\)\( .*\)\{0,1\}$/\1/p" | head -1)
-[ -n "$img" ] || { echo "testbed: $(basename "$meta") names no linux-image-*-$arch" >&2; exit 1; }
-krel=${img#linux-image-}
+if [ -n "$want" ]; then
+	img=${want%%=*}
+	krel=${img#linux-image-}; krel=${krel%-unsigned}
+else
+	"$here/apt-private.sh" "$apt" "$arch" "$suite" "linux-image-$arch"
+	meta=$apt/debs/$(cat "$apt/root/.done-linux-image-$arch")
+	img=$(dpkg-deb -f "$meta" Depends | tr ',' '\n' | sed -n "s/^ *\(linux-image-[0-9][^ ]*-$arch\)\( .*\)\{0,1\}$/\1/p" | head -1)
+	[ -n "$img" ] || { echo "testbed: $(basename "$meta") names no linux-image-*-$arch" >&2; exit 1; }
+	krel=${img#linux-image-}
+fi
 # Debian 7.x: linux-image-KREL depends on linux-binary-KREL, which holds the image (what
 # the private lists say of it: no download).
 bin=$img
-if APT_CONFIG=$apt/apt.conf apt-cache show --no-all-versions "$img:$arch" 2>/dev/null |
+if [ -n "$want" ]; then
+	pkg=$want
+elif APT_CONFIG=$apt/apt.conf apt-cache show --no-all-versions "$img:$arch" 2>/dev/null |
 	sed -n 's/^Depends: //p' | head -1 | tr ',' '\n' | grep -q "^ *linux-binary-$krel\( \|\$\)"; then
 	bin=linux-binary-$krel
 	echo "testbed:   $img is a metapackage: the image is in $bin"
 fi
-pkg=$bin-unsigned
-if ! "$here/apt-private.sh" "$apt" "$arch" "$suite" "$pkg" 2>"$dir/unsigned.log"; then
-	echo "testbed: no $pkg in $suite ($(tail -1 "$dir/unsigned.log")): $bin instead"
-	pkg=$bin
+if [ -n "$want" ]; then
 	"$here/apt-private.sh" "$apt" "$arch" "$suite" "$pkg"
+else
+	pkg=$bin-unsigned
+	if ! "$here/apt-private.sh" "$apt" "$arch" "$suite" "$pkg" 2>"$dir/unsigned.log"; then
+		echo "testbed: no $pkg in $suite ($(tail -1 "$dir/unsigned.log")): $bin instead"
+		pkg=$bin
+		"$here/apt-private.sh" "$apt" "$arch" "$suite" "$pkg"
+	fi
 fi
 deb=$(cat "$apt/root/.done-$pkg")
 src=
@@ -62,6 +80,10 @@ for f in "$apt/root/boot/vmlinuz-$krel" "$apt/root/usr/lib/modules/$krel/vmlinuz
 done
 [ -n "$src" ] || { echo "testbed: $deb has no boot/vmlinuz-$krel nor usr/lib/modules/$krel/vmlinuz" >&2; exit 1; }
 cp "$src" "$dir/vmlinuz-$krel"
+rm -f "$dir/config"
+for f in "$apt/root/boot/config-$krel" "$apt/root/usr/lib/modules/$krel/config"; do
+	[ -r "$f" ] && { cp "$f" "$dir/config-$krel"; ln -s "config-$krel" "$dir/config"; break; }
+done
 # The kernel Image's own mark: arm64 "ARM\x64" at 56; LoongArch "MZ" at 0 and
 # LINUX_PE_MAGIC (0x818223cd, little-endian) at 56.
 is_image() {
@@ -102,6 +124,7 @@ else
 	ln -sf "vmlinuz-$krel" "$dir/vmlinuz"
 fi
 ver=$(dpkg-deb -f "$apt/debs/$deb" Version)
+pkg=${pkg%%=*}
 rm -rf "$apt/root/boot" "$apt/root/lib" "$apt/root/usr/lib/modules" "$apt/root/usr/lib/linux-image-$krel" \
 	"$apt/debs/$deb"
 printf '%s %s %s\n' "$pkg" "$ver" "$deb" > "$dir/kernel.txt"
