@@ -44,28 +44,23 @@ if [ -e "$dir/kernel.txt" ] && [ -e "$dir/vmlinuz" ]; then
 fi
 apt=$dir/apt
 if [ -n "$want" ]; then
-	img=${want%%=*}
+	img=${want%%=*} pkg=$want
 	krel=${img#linux-image-}; krel=${krel%-unsigned}
+	"$here/apt-private.sh" "$apt" "$arch" "$suite" "$pkg"
 else
 	"$here/apt-private.sh" "$apt" "$arch" "$suite" "linux-image-$arch"
 	meta=$apt/debs/$(cat "$apt/root/.done-linux-image-$arch")
 	img=$(dpkg-deb -f "$meta" Depends | tr ',' '\n' | sed -n "s/^ *\(linux-image-[0-9][^ ]*-$arch\)\( .*\)\{0,1\}$/\1/p" | head -1)
 	[ -n "$img" ] || { echo "testbed: $(basename "$meta") names no linux-image-*-$arch" >&2; exit 1; }
 	krel=${img#linux-image-}
-fi
-# Debian 7.x: linux-image-KREL depends on linux-binary-KREL, which holds the image (what
-# the private lists say of it: no download).
-bin=$img
-if [ -n "$want" ]; then
-	pkg=$want
-elif APT_CONFIG=$apt/apt.conf apt-cache show --no-all-versions "$img:$arch" 2>/dev/null |
-	sed -n 's/^Depends: //p' | head -1 | tr ',' '\n' | grep -q "^ *linux-binary-$krel\( \|\$\)"; then
-	bin=linux-binary-$krel
-	echo "testbed:   $img is a metapackage: the image is in $bin"
-fi
-if [ -n "$want" ]; then
-	"$here/apt-private.sh" "$apt" "$arch" "$suite" "$pkg"
-else
+	# Debian 7.x: linux-image-KREL depends on linux-binary-KREL, which holds the image
+	# (what the private lists say of it: no download).
+	bin=$img
+	if APT_CONFIG=$apt/apt.conf apt-cache show --no-all-versions "$img:$arch" 2>/dev/null |
+		sed -n 's/^Depends: //p' | head -1 | tr ',' '\n' | grep -q "^ *linux-binary-$krel\( \|\$\)"; then
+		bin=linux-binary-$krel
+		echo "testbed:   $img is a metapackage: the image is in $bin"
+	fi
 	pkg=$bin-unsigned
 	if ! "$here/apt-private.sh" "$apt" "$arch" "$suite" "$pkg" 2>"$dir/unsigned.log"; then
 		echo "testbed: no $pkg in $suite ($(tail -1 "$dir/unsigned.log")): $bin instead"
