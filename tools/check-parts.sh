@@ -22,7 +22,7 @@
 # is stopped.
 #
 # At the end, a table of every part's minutes and result, the warm job's, and the whole
-# run's; exit 1 if a part failed. A failed warm job is reported but fails nothing by
+# run's, then each failed part's lines that name the failure; exit 1 if a part failed. A failed warm job is reported but fails nothing by
 # itself: the part that needs the entry builds it again, and fails if that fails.
 set -u
 usage='usage: check-parts.sh LOGDIR WARM PART... [-- MORE...]'
@@ -168,6 +168,14 @@ printf '%-28s %6s min  (%s lane%s)\n' "(all, wall clock)" "$(mins $(($(now) - st
 	"$([ "$lanes" = 1 ] || echo s)"
 [ -z "$unreached" ] || echo "== not reached within CHECK_BUDGET=$budget min:$unreached (their builds continue in the cache on the next run)"
 if [ -n "$failed" ]; then
+	# Why, at the end where a reader of only the last lines sees it: each failed part's
+	# lines that name a failure (its whole log is printed above and kept in LOGDIR).
+	for p in $failed; do
+		echo "== why make $p failed ($logdir/$p.log):"
+		grep -a -E 'FAIL|:[EF]:|[Ff]ailed|hung|watchdog|[Ee]rror|panic|timed out|killed' \
+			"$logdir/$p.log" | grep -a -v -E 'Failures: 0, Errors: 0|, 0 failed|^make' |
+			cut -c1-400 | tail -25 | sed 's/^/  /'
+	done
 	echo "== make check: FAILED:$failed"
 	exit 1
 fi
