@@ -22,8 +22,9 @@
 # is stopped.
 #
 # At the end, a table of every part's minutes and result, the warm job's, and the whole
-# run's, then each failed part's lines that name the failure; exit 1 if a part failed. A failed warm job is reported but fails nothing by
-# itself: the part that needs the entry builds it again, and fails if that fails.
+# run's, then each failed part's lines that name the failure; exit 1 if a part failed. A
+# failed warm job is reported but fails nothing by itself: the part that needs the entry
+# builds it again, and fails if that fails.
 set -u
 usage='usage: check-parts.sh LOGDIR WARM PART... [-- MORE...]'
 logdir=${1:?$usage}
