@@ -1,5 +1,5 @@
 #include "clock.h"
-#include "elf.h"
+#include "dso.h"
 #include "env.h"
 #include "sysshim.h"
 
@@ -44,37 +44,15 @@ static uintptr_t vdso_base(void)
 	return 0;
 }
 
-/* The number of symbols a DT_GNU_HASH table covers: past the highest bucket's
- * start, to the end of that chain (the entry with the low bit set). */
-static uint32_t gnu_hash_count(const uint32_t *gh)
-{
-	uint32_t nbuckets = gh[0], symoffset = gh[1], bloom = gh[2], max = 0;
-	const uint32_t *buckets = gh + 4 + 2 * bloom;	/* 64-bit bloom words */
-	const uint32_t *chain = buckets + nbuckets;
-
-	for (uint32_t i = 0; i < nbuckets; i++)
-		if (buckets[i] > max)
-			max = buckets[i];
-	if (max < symoffset)
-		return symoffset;
-	while (!(chain[max - symoffset] & 1))
-		max++;
-	return max + 1;
-}
-
-/* The vDSO is a complete ELF image in memory: its dynamic section names the symbol
- * table, and DT_HASH's nchain is the number of symbols; kernels whose vDSO has only
- * DT_GNU_HASH (arm64 since Linux 6.11 dropped --hash-style=sysv) give it through
- * that table's chains. */
+/* The vDSO is a complete ELF image in memory: its program headers give the load bias
+ * and the dynamic section, which names the symbol and hash tables (DT_HASH, or only
+ * DT_GNU_HASH where the kernel links it so, as arm64 does since Linux 6.11). */
 static uintptr_t vdso_sym(uintptr_t base, const char *name)
 {
 	const struct ehdr *eh = (const void *)base;
 	const struct phdr *ph;
 	const struct dyn *dy = 0;
-	const struct sym *syms = 0;
-	const uint32_t *hash = 0, *gnu = 0;
-	uint32_t nsym;
-	const char *strs = 0;
+	struct ss_dso d;
 	uintptr_t bias = 0;
 	int have_load = 0;
 
@@ -90,26 +68,9 @@ static uintptr_t vdso_sym(uintptr_t base, const char *name)
 			dy = (const void *)(base + ph[i].offset);
 		}
 	}
-	if (!dy || !have_load)
+	if (!have_load || __ss_dso_open(&d, dy, bias))
 		return 0;
-	for (; dy->tag != DT_NULL; dy++) {
-		if (dy->tag == DT_SYMTAB)
-			syms = (const void *)(bias + dy->val);
-		else if (dy->tag == DT_STRTAB)
-			strs = (const void *)(bias + dy->val);
-		else if (dy->tag == DT_HASH)
-			hash = (const void *)(bias + dy->val);
-		else if (dy->tag == DT_GNU_HASH)
-			gnu = (const void *)(bias + dy->val);
-	}
-	if (!syms || !strs || (!hash && !gnu))
-		return 0;
-	nsym = hash ? hash[1] : gnu_hash_count(gnu);
-	for (uint32_t i = 0; i < nsym; i++)
-		if ((syms[i].info & 0xf) == STT_FUNC && syms[i].shndx && syms[i].value &&
-		    __ss_streq(strs + syms[i].name, name))
-			return bias + syms[i].value;
-	return 0;
+	return __ss_dso_func(&d, name);
 }
 
 static uint64_t read_clock(uintptr_t f)

@@ -1,9 +1,10 @@
 #ifndef SYSSHIM_ELF_H
 #define SYSSHIM_ELF_H
 
-/* The parts of the 64-bit ELF format sysshim reads: the vDSO's symbol table (clock.c),
- * and the header, program headers and notes of the command sysshim-run is about to
- * run (programs/sysshim-run.c). The arch's own e_machine is ARCH_ELF_MACHINE, in
+/* The parts of the 64-bit ELF format sysshim reads: the dynamic symbol tables of the
+ * objects in memory (dso.c: the vDSO's clock, the definitions other loaded objects
+ * make), and the header, program headers and notes of the command sysshim-run is about
+ * to run (programs/sysshim-run.c). The arch's own e_machine is ARCH_ELF_MACHINE, in
  * arch/<arch>/elf_arch.h. */
 
 #include <stdint.h>
@@ -35,7 +36,15 @@
 #define DT_STRTAB	5
 #define DT_SYMTAB	6
 #define DT_GNU_HASH	0x6ffffef5
+#define DT_VERSYM	0x6ffffff0
+#define VERSYM_HIDDEN	0x8000	/* a version only old references bind to */
+#define SHN_UNDEF	0
+#define STB_GLOBAL	1
+#define STB_WEAK	2
+#define STB_GNU_UNIQUE	10
 #define STT_FUNC	2
+#define STV_DEFAULT	0
+#define STV_PROTECTED	3
 
 /* The Go linker's build-ID note: name "Go\0\0" (namesz 4), this type. */
 #define NT_GO_BUILDID	4
