@@ -341,7 +341,7 @@ static int child_setting(const char *value)
 			setenv("SYSSHIM_ALIGN_PATHS", value, 1);
 		else
 			unsetenv("SYSSHIM_ALIGN_PATHS");
-		if (!__atomic_load_n(&__ss_state_word, __ATOMIC_RELAXED))
+		if (!(__atomic_load_n(&__ss_state_word, __ATOMIC_RELAXED) & 0x40000000))	/* not probed */
 			_exit(sysshim_align_paths(-1));
 		execl("/proc/self/exe", "check_path", "--report-align", (char *)NULL);
 		_exit(99);

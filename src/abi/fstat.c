@@ -2,16 +2,20 @@
 
 EXPORT int fstat(int fd, struct stat *st)
 {
-	return __syscall_ret(__ss_fstat(fd, st));
+	return __ss_fd_call(SS_FN_FSTAT, 0, fd, st);
 }
 
-EXPORT int fstat64(int fd, struct stat *st) __attribute__((__alias__("fstat")));
+EXPORT int fstat64(int fd, struct stat *st)
+{
+	return __ss_fd_call(SS_FN_FSTAT64, 0, fd, st);
+}
 
 EXPORT int __fxstat(int ver, int fd, struct stat *st)
 {
-	if (!ARCH_STAT_VER_OK(ver))
-		return __syscall_ret(-EINVAL);
-	return __syscall_ret(__ss_fstat(fd, st));
+	return __ss_fd_call(SS_FN_FXSTAT | SS_WHO_VER, ver, fd, st);
 }
 
-EXPORT int __fxstat64(int ver, int fd, struct stat *st) __attribute__((__alias__("__fxstat")));
+EXPORT int __fxstat64(int ver, int fd, struct stat *st)
+{
+	return __ss_fd_call(SS_FN_FXSTAT64 | SS_WHO_VER, ver, fd, st);
+}

@@ -3,5 +3,5 @@
 EXPORT int statx(int fd, const char *restrict path, int flag, unsigned mask,
 		 struct statx *restrict stx)
 {
-	return __syscall_ret(__ss_statx(fd, path, flag, mask, stx));
+	return __ss_statx_call(SS_FN_STATX, fd, path, flag, mask, stx);
 }

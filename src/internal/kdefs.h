@@ -120,6 +120,9 @@ struct statx {
 
 _Static_assert(sizeof(struct statx) == 256, "struct statx is 256 bytes");
 
+/* The C library's errno (the one thing the library imports besides the environment). */
+int *__errno_location(void);
+
 /* A syscall that a sandbox (seccomp) or the kernel refuses outright. */
 static inline int __ss_denied(long r)
 {

@@ -1,8 +1,9 @@
 #include "probe.h"
 #include "env.h"
 #include "fd_order.h"
+#include "sandbox.h"
 
-unsigned __ss_state_word;
+unsigned __ss_state_word = SS_ST_UNPROBED;
 
 /* An fd number no process has open: the NULL-path fast paths of Linux 6.11 only
  * look at fds >= 0, and a closed one answers EBADF there and EFAULT before. */
@@ -90,11 +91,20 @@ static int forced_strategy(int *bad)
 	return SS_AUTO;
 }
 
-static unsigned probe_caps(void)
+/* The capabilities that need a syscall of kind SC (seccomp.h) to be asked or used. */
+static unsigned caps_of_kinds(unsigned sc)
+{
+	return (sc & SS_SC_FSTAT ? SS_CAP_FSTAT : 0) |
+	       (sc & SS_SC_NEWFSTATAT ? SS_CAP_NEWFSTATAT | SS_CAP_NEWFSTATAT_NULL : 0) |
+	       (sc & SS_SC_STATX ? SS_CAP_STATX | SS_CAP_STATX_NULL : 0);
+}
+
+/* Every capability not in AVOID (a filter may kill its syscall): asked. */
+static unsigned probe_caps(unsigned avoid)
 {
 	unsigned caps = 0;
 	for (unsigned cap = SS_CAP_FSTAT; cap <= SS_CAP_STATX_NULL; cap <<= 1)
-		if (try_cap(cap) == -EBADF)
+		if (!(cap & avoid) && try_cap(cap) == -EBADF)
 			caps |= cap;
 	return caps;
 }
@@ -106,15 +116,37 @@ static unsigned align_from_env(void)
 	return v && __ss_streq(v, "1") ? SS_ST_ALIGN : 0;
 }
 
+/* The groups of calls that go to another definition (probe.h): where another loaded
+ * object defines them (LD: __ss_loader_scan()), and all of them where a filter the
+ * library cannot read is in force (SB: __ss_sandbox()) and the C library is there to
+ * take them; without it (a static program) the library makes the C library's syscalls
+ * itself, having no capability left to use. */
+static unsigned company(unsigned ld, unsigned sb)
+{
+	unsigned v = (ld & SS_FNS_FD ? SS_ST_PASS_FD : 0) | (ld & SS_FNS_PATH ? SS_ST_PASS_PATH : 0) |
+		     (ld & SS_FNS_STATX ? SS_ST_PASS_STATX : 0);
+
+	if (SS_SB_KIND(sb) != SS_SB_UNKNOWN)
+		return v;
+	return SS_ST_CAREFUL |
+	       (ld & SS_LD_LIBC ? SS_ST_PASS_FD | SS_ST_PASS_PATH | SS_ST_PASS_STATX : 0);
+}
+
 unsigned __ss_probe(void)
 {
 	int bad;
 	int forced = forced_strategy(&bad);
-	unsigned v = decide(probe_caps(), forced) | align_from_env();
-	unsigned old = 0;
+	unsigned sb = __ss_sandbox(), ld = __ss_loader_scan();
+	unsigned v = decide(probe_caps(caps_of_kinds(SS_SB_STOPPED(sb))), forced) |
+		     align_from_env() | company(ld, sb);
+	unsigned old = __atomic_load_n(&__ss_state_word, __ATOMIC_RELAXED);
 
-	if (!__atomic_compare_exchange_n(&__ss_state_word, &old, v, 0, __ATOMIC_RELAXED,
-					 __ATOMIC_RELAXED))
+	/* The first to decide wins (a test's reset may have left 0 instead of UNPROBED). */
+	while (!(old & SS_ST_PROBED))
+		if (__atomic_compare_exchange_n(&__ss_state_word, &old, v, 0, __ATOMIC_RELAXED,
+						__ATOMIC_RELAXED))
+			break;
+	if (old & SS_ST_PROBED)
 		return old;
 	if (bad)
 		__ss_say("unknown SYSSHIM_STRATEGY=", __ss_env_value("SYSSHIM_STRATEGY"),
@@ -145,13 +177,25 @@ int __ss_null_strict(void)
 	return r == 2;
 }
 
+/* The decision made again without the capabilities CAPS: one compare-and-swap. */
+static unsigned drop(unsigned caps)
+{
+	unsigned old = __ss_state(), v;
+
+	do {
+		v = decide(SS_ST_CAPS(old) & ~caps, SS_ST_FORCED(old)) | (old & SS_ST_KEPT);
+	} while (!__atomic_compare_exchange_n(&__ss_state_word, &old, v, 0, __ATOMIC_RELAXED,
+					      __ATOMIC_RELAXED));
+	return v;
+}
+
 /* A syscall the probe found answered ENOSYS or EPERM: ask again whether the syscall
  * itself is now refused (a seccomp filter installed after the probe), and if so
  * record it and move on to the next strategy. An error that was the call's own
  * answer leaves the cache as it was. */
 unsigned __ss_missing(unsigned cap)
 {
-	unsigned old = __ss_state(), v;
+	unsigned old = __ss_state();
 
 	if (!(SS_ST_CAPS(old) & cap) || try_cap(cap) == -EBADF)
 		return old;
@@ -159,9 +203,28 @@ unsigned __ss_missing(unsigned cap)
 		cap |= SS_CAP_STATX_NULL;
 	if (cap == SS_CAP_NEWFSTATAT)
 		cap |= SS_CAP_NEWFSTATAT_NULL;
-	do {
-		v = decide(SS_ST_CAPS(old) & ~cap, SS_ST_FORCED(old)) | (old & SS_ST_ALIGN);
-	} while (!__atomic_compare_exchange_n(&__ss_state_word, &old, v, 0, __ATOMIC_RELAXED,
-					      __ATOMIC_RELAXED));
-	return v;
+	return drop(cap);
+}
+
+/* The probe runs first (it asks the kernel while no unread filter is in force), then
+ * the program is read and what it may kill is dropped, all before the kernel has it. */
+void __ss_filter_coming(const void *prog, int filter)
+{
+	/* A pointer the kernel refuses (EFAULT) installs nothing. */
+	if (filter && ss_bad_ptr(prog))
+		return;
+	__ss_state();
+	drop(caps_of_kinds(SS_SB_STOPPED(__ss_sandbox_filter(filter ? prog : 0))));
+}
+
+ss_fn __ss_handed(int fn)
+{
+	if ((__ss_state() & SS_ST_CAREFUL) || (__ss_loader_scan() & SS_FN_BIT(fn)))
+		return __ss_loader_next(fn);
+	return 0;
+}
+
+ss_fn __ss_handed_api(int fn)
+{
+	return __ss_state() & SS_ST_CAREFUL ? __ss_loader_libc(fn) : 0;
 }

@@ -1,6 +1,4 @@
-#include "syscall.h"
-
-int *__errno_location(void);
+#include "kdefs.h"
 
 long __syscall_err(unsigned long r)
 {

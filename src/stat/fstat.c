@@ -20,12 +20,8 @@ static long fd_try(int s, int fd, struct stat *st)
 	return __syscall(SYS_newfstatat, fd, "", st, AT_EMPTY_PATH);
 }
 
-/* Stat an open fd with the probed strategy, moving down the list while the kernel
- * refuses the syscall itself. */
 long __ss_fd_stat(unsigned v, int fd, struct stat *st)
 {
-	if (!v)
-		v = __ss_probe();
 	for (;;) {
 		int s = SS_ST_FD(v);
 		long r = fd_try(s, fd, st);
@@ -38,7 +34,21 @@ long __ss_fd_stat(unsigned v, int fd, struct stat *st)
 	}
 }
 
+int __ss_fd_look(unsigned v, int who, int ver, int fd, struct stat *st)
+{
+	if (!(v & SS_ST_PROBED))
+		v = __ss_state();
+	if (v & SS_PASS_OF(who, SS_ST_PASS_FD)) {
+		ss_fn f = __ss_target(who);
+		if (f)
+			return __ss_call_fd(f, who, ver, fd, st);
+	}
+	if (__ss_bad_ver(who, ver))
+		return __syscall_ret(-EINVAL);
+	return __syscall_ret(__ss_fd_stat(v, fd, st));
+}
+
 EXPORT int sysshim_fstat(int fd, struct stat *st)
 {
-	return __syscall_ret(__ss_fstat(fd, st));
+	return __ss_fd_call(SS_FN_FSTAT | SS_WHO_API, 0, fd, st);
 }

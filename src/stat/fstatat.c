@@ -46,17 +46,14 @@ static __attribute__((__noinline__)) long copied(int fd, const char *path, size_
 						 struct stat *st, int flag)
 {
 	struct sysshim_path tmp;
-	return __ss_fstatat(fd, __ss_path_copy(&tmp, path, n), st, flag);
+	return __ss_fstatat_probed(fd, __ss_path_copy(&tmp, path, n), st, flag);
 }
 
-long __ss_fstatat(int fd, const char *path, struct stat *st, int flag)
+long __ss_fstatat_probed(int fd, const char *path, struct stat *st, int flag)
 {
-	unsigned v = __ss_state();
+	unsigned v = __atomic_load_n(&__ss_state_word, __ATOMIC_RELAXED);
 	long r;
-	size_t n;
 
-	if (unlikely(v & SS_ST_ALIGN) && (n = __ss_path_misplaced(path)))
-		return copied(fd, path, n - 1, st, flag);
 	if (unlikely(empty_path_on_fd(v, fd, path, flag)))
 		return __ss_fd_stat(v, fd, st);
 	for (;;) {
@@ -77,7 +74,32 @@ long __ss_fstatat(int fd, const char *path, struct stat *st, int flag)
 	}
 }
 
+long __ss_fstatat_here(int fd, const char *path, struct stat *st, int flag)
+{
+	unsigned v = __ss_state();
+	size_t n;
+
+	if (unlikely(v & SS_ST_ALIGN) && (n = __ss_path_misplaced(path)))
+		return copied(fd, path, n - 1, st, flag);
+	return __ss_fstatat_probed(fd, path, st, flag);
+}
+
+int __ss_path_look(unsigned v, int who, int ver, int fd, const char *path, struct stat *st,
+		   int flag)
+{
+	if (!(v & SS_ST_PROBED))
+		v = __ss_state();
+	if (v & SS_PASS_OF(who, SS_ST_PASS_PATH)) {
+		ss_fn f = __ss_target(who);
+		if (f)
+			return __ss_call_path(f, who, ver, fd, path, st, flag);
+	}
+	if (__ss_bad_ver(who, ver))
+		return __syscall_ret(-EINVAL);
+	return __syscall_ret(__ss_fstatat_here(fd, path, st, flag));
+}
+
 EXPORT int sysshim_fstatat(int fd, const char *restrict path, struct stat *restrict st, int flag)
 {
-	return __syscall_ret(__ss_fstatat(fd, path, st, flag));
+	return __ss_path_call(SS_FN_FSTATAT | SS_WHO_API, 0, fd, path, st, flag);
 }

@@ -3,5 +3,6 @@
 
 EXPORT int sysshim_stat(const char *restrict path, struct stat *restrict st)
 {
-	return __syscall_ret(__ss_fstatat(AT_FDCWD, path, st, 0));
+	return __ss_path_call(SS_FN_STAT | SS_WHO_API | SS_WHO_PATHFORM, 0, AT_FDCWD, path, st,
+			      0);
 }

@@ -257,6 +257,18 @@ static long real_syscall(long n, long a, long b, long c, long d, long e, long f)
 	return r == -1 ? -*__errno_location() : r;
 }
 
+/* The library's one look at /proc/self/status (src/internal/sandbox.c): no filter. */
+#define STATUS_FD 901
+static long mock_status(char *b, size_t n)
+{
+	static const char text[] = "Name:\tlogic_fuzz\nSeccomp:\t0\nSeccomp_filters:\t0\n";
+	static size_t at;
+	size_t k = sizeof text - 1 - at < n ? sizeof text - 1 - at : n;
+	memcpy(b, text + at, k);
+	at = k ? at + k : 0;	/* the next open reads it from the start */
+	return (long)k;
+}
+
 long __ss_mock_syscall(long n, long a, long b, long c, long d, long e, long f)
 {
 	int which = n == SYS_fstat ? D_FSTAT : n == SYS_newfstatat ? D_NEWFSTATAT
@@ -271,8 +283,11 @@ long __ss_mock_syscall(long n, long a, long b, long c, long d, long e, long f)
 	case SYS_write: return c;	/* sysshim's warnings: swallowed */
 	/* the path guard's clock and its measuring page (src/path/guard.c,
 	 * src/eventfd/clock.c): real, they decide no answer; no auxv, so no vDSO */
-	case SYS_openat: return -ENOENT;
-	case SYS_read: case SYS_close: return -EBADF;
+	case SYS_openat:	/* no seccomp filter here (denials are modelled above) */
+		return !strcmp((const char *)b, "/proc/self/status") ? STATUS_FD : -ENOENT;
+	case SYS_read:
+		return a == STATUS_FD ? mock_status((char *)b, (size_t)c) : -EBADF;
+	case SYS_close: return a == STATUS_FD ? 0 : -EBADF;
 	case SYS_clock_gettime: return real_syscall(n, a, b, 0, 0, 0, 0);
 	case SYS_mmap: case SYS_mprotect: case SYS_munmap:
 		return real_syscall(n, a, b, c, d, e, f);
@@ -464,7 +479,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	inode_from_input(&I_lnk, 0120000);
 
 	/* a fresh process, as far as sysshim can tell */
-	__atomic_store_n(&__ss_state_word, 0, __ATOMIC_RELAXED);
+	__atomic_store_n(&__ss_state_word, SS_ST_UNPROBED, __ATOMIC_RELAXED);
 	__atomic_store_n(&__ss_null_rule, 0, __ATOMIC_RELAXED);
 	if (trace)
 		printf("kernel %s%s, deny fstat %d newfstatat %d statx %d%s, SYSSHIM_STRATEGY=%s%s\n",

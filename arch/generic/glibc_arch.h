@@ -1,0 +1,6 @@
+/* The syscall glibc's fstat() makes on this architecture, given glibc's version as
+ * 100 * major + minor (src/internal/loader.c): the one its dynamic loader makes on
+ * every library it maps, so a seccomp filter that let the process start lets it
+ * through. x86_64 and aarch64: glibc 2.33 - 2.38 implement fstat() as
+ * newfstatat(fd, "", AT_EMPTY_PATH), earlier and later ones with fstat. */
+#define ARCH_GLIBC_FSTAT_KIND(v) ((v) >= 233 && (v) <= 238 ? SS_SC_NEWFSTATAT : SS_SC_FSTAT)

@@ -1,0 +1,62 @@
+#ifndef SYSSHIM_LOADER_H
+#define SYSSHIM_LOADER_H
+
+/* What else the dynamic loader has loaded into the process (loader.c): for each call
+ * the library answers under the C library's name, the next definition after the
+ * library's own in the loader's order (the one a program would reach without it):
+ * another interposer's (fakeroot, a sanitizer's interceptor) or the C library's.
+ * Read from the loader's list of objects once, lock-free and async-signal-safe. A
+ * static program has no such list: nothing is found there. */
+
+#include "kdefs.h"
+
+/* The calls, one bit each in __ss_loader_scan()'s answer. */
+enum {
+	SS_FN_FSTAT, SS_FN_FSTAT64, SS_FN_FXSTAT, SS_FN_FXSTAT64,
+	SS_FN_FSTATAT, SS_FN_FSTATAT64, SS_FN_FXSTATAT, SS_FN_FXSTATAT64,
+	SS_FN_STAT, SS_FN_STAT64, SS_FN_XSTAT, SS_FN_XSTAT64,
+	SS_FN_LSTAT, SS_FN_LSTAT64, SS_FN_LXSTAT, SS_FN_LXSTAT64,
+	SS_FN_STATX, SS_FN_PRCTL, SS_FN_SYSCALL,
+	SS_FN_COUNT
+};
+
+#define SS_FN_BIT(fn)		(1U << (fn))
+/* The groups the state word keeps a bit for (probe.h). */
+#define SS_FNS_FD		0x0000fU	/* fstat, fstat64, __fxstat, __fxstat64 */
+#define SS_FNS_PATH		0x0fff0U	/* the fstatat, stat and lstat families */
+#define SS_FNS_STATX		0x10000U
+/* In __ss_loader_scan()'s answer: the C library was found (its definitions can be
+ * called), and the scan is done. */
+#define SS_LD_LIBC		0x40000000U
+#define SS_LD_DONE		0x80000000U
+
+typedef void (*ss_fn)(void);
+
+/* The C library's signatures of the calls, to call a definition found for FN. */
+typedef int ss_fstat_fn(int, struct stat *);
+typedef int ss_fxstat_fn(int, int, struct stat *);
+typedef int ss_fstatat_fn(int, const char *, struct stat *, int);
+typedef int ss_fxstatat_fn(int, int, const char *, struct stat *, int);
+typedef int ss_stat_fn(const char *, struct stat *);
+typedef int ss_xstat_fn(int, const char *, struct stat *);
+typedef int ss_statx_fn(int, const char *, int, unsigned, struct statx *);
+typedef int ss_prctl_fn(int, unsigned long, unsigned long, unsigned long, unsigned long);
+typedef long ss_syscall_fn(long, long, long, long, long, long, long);
+
+/* The calls whose next definition is not the C library's (SS_FN_BIT), | SS_LD_*. */
+hidden unsigned __ss_loader_scan(void);
+/* The next definition of call FN after the library's, or 0 (none: a static program). */
+hidden ss_fn __ss_loader_next(int fn);
+/* The C library's own definition of FN, or 0. */
+hidden ss_fn __ss_loader_libc(int fn);
+/* The file name of the object that holds FN's next definition, or 0. */
+hidden const char *__ss_loader_next_file(int fn);
+/* The C library's name of FN. */
+hidden const char *__ss_fn_name(int fn);
+/* glibc's version as 100 * major + minor (236 for 2.36), 0 where it is not glibc. */
+hidden unsigned __ss_loader_glibc(void);
+/* The kinds of syscall (seccomp.h) the dynamic loader is known to have made in this
+ * process: the stat of every library it mapped, the C library's fstat() (glibc's). */
+hidden unsigned __ss_loader_made(void);
+
+#endif

@@ -1,0 +1,310 @@
+#include "seccomp.h"
+
+/* ---- a filter program, read for one syscall number */
+
+/* Classic BPF as seccomp takes it (Documentation/networking/filter.rst; the
+ * instruction set the kernel's seccomp_check_filter() accepts). */
+#define BPF_CLASS(c)	((c) & 0x07)
+#define BPF_LD		0x00
+#define BPF_LDX		0x01
+#define BPF_ST		0x02
+#define BPF_STX		0x03
+#define BPF_ALU		0x04
+#define BPF_JMP		0x05
+#define BPF_RET		0x06
+#define BPF_MISC	0x07
+#define BPF_W_ABS	0x20	/* size W, mode ABS: a word of struct seccomp_data */
+#define BPF_IMM		0x00
+#define BPF_MEM		0x60
+#define BPF_W_LEN	0x80
+#define BPF_X		0x08
+#define BPF_RET_A	0x10
+#define BPF_TXA		0x80
+#define BPF_MEMWORDS	16
+#define BPF_MAXINSNS	4096
+#define SECCOMP_DATA_LEN 64	/* nr, arch, instruction_pointer, args[6] */
+
+/* What a reading ends with, besides an action: the program looked at the arguments or
+ * the instruction pointer before it decided (the answer may differ from call to
+ * call), or the kernel would not take it. */
+#define BY_ARGS		(1ULL << 32)
+#define REFUSED		(2ULL << 32)
+
+/* A register or memory word: its value, and whether it is known without the call's
+ * arguments. */
+struct word {
+	uint32_t v;
+	int known;
+};
+
+/* seccomp_data's word at OFF for syscall NR: the number and the arch are known, the
+ * instruction pointer and the arguments are not. */
+static struct word data_word(uint32_t off, unsigned nr)
+{
+	if (off == 0)
+		return (struct word){ nr, 1 };
+	if (off == 4)
+		return (struct word){ SS_AUDIT_ARCH, 1 };
+	return (struct word){ 0, 0 };
+}
+
+static int alu(uint16_t op, uint32_t *a, uint32_t s)
+{
+	switch (op) {
+	case 0x00: *a += s; break;
+	case 0x10: *a -= s; break;
+	case 0x20: *a *= s; break;
+	case 0x30: if (!s) return -1; *a /= s; break;
+	case 0x40: *a |= s; break;
+	case 0x50: *a &= s; break;
+	case 0x60: *a = s < 32 ? *a << s : 0; break;
+	case 0x70: *a = s < 32 ? *a >> s : 0; break;
+	case 0x80: *a = -*a; break;
+	case 0x90: if (!s) return -1; *a %= s; break;
+	case 0xa0: *a ^= s; break;
+	default: return -2;
+	}
+	return 0;
+}
+
+static int jump_taken(uint16_t op, uint32_t a, uint32_t s)
+{
+	return op == 0x10 ? a == s : op == 0x20 ? a > s : op == 0x30 ? a >= s : (a & s) != 0;
+}
+
+/* The action program P takes for syscall NR on this arch, or BY_ARGS, or REFUSED.
+ * Jumps only go forward, so the walk ends within P's length. */
+static uint64_t action_for(const struct ss_sock_fprog *p, unsigned nr)
+{
+	struct word a = { 0, 1 }, x = { 0, 1 }, m[BPF_MEMWORDS];
+	unsigned len = p->len;
+
+	for (unsigned i = 0; i < BPF_MEMWORDS; i++)
+		m[i] = (struct word){ 0, 1 };
+	if (!len || len > BPF_MAXINSNS || ss_bad_ptr(p->filter))
+		return REFUSED;
+	for (unsigned pc = 0; pc < len; pc++) {
+		const struct ss_sock_filter *in = &p->filter[pc];
+		uint16_t c = in->code, op = c & 0xf0;
+		uint32_t k = in->k;
+		struct word s = c & BPF_X ? x : (struct word){ k, 1 };
+
+		switch (BPF_CLASS(c)) {
+		case BPF_LD:
+			if (c == (BPF_LD | BPF_W_ABS) && k < SECCOMP_DATA_LEN && !(k & 3))
+				a = data_word(k, nr);
+			else if (c == (BPF_LD | BPF_W_LEN))
+				a = (struct word){ SECCOMP_DATA_LEN, 1 };
+			else if (c == (BPF_LD | BPF_IMM))
+				a = (struct word){ k, 1 };
+			else if (c == (BPF_LD | BPF_MEM) && k < BPF_MEMWORDS)
+				a = m[k];
+			else
+				return REFUSED;
+			break;
+		case BPF_LDX:
+			if (c == (BPF_LDX | BPF_W_LEN))
+				x = (struct word){ SECCOMP_DATA_LEN, 1 };
+			else if (c == (BPF_LDX | BPF_IMM))
+				x = (struct word){ k, 1 };
+			else if (c == (BPF_LDX | BPF_MEM) && k < BPF_MEMWORDS)
+				x = m[k];
+			else
+				return REFUSED;
+			break;
+		case BPF_ST:
+		case BPF_STX:
+			if (k >= BPF_MEMWORDS || (c & ~BPF_STX))
+				return REFUSED;
+			m[k] = BPF_CLASS(c) == BPF_ST ? a : x;
+			break;
+		case BPF_ALU:
+			if (!a.known || !s.known)
+				return BY_ARGS;
+			if (!(c & BPF_X) && !k && (op == 0x30 || op == 0x90))
+				return REFUSED;	/* the kernel refuses a division by 0 */
+			int e = alu(op, &a.v, s.v);
+			if (e == -1)
+				return SECCOMP_RET_KILL_THREAD;	/* a division by X = 0 ends it, with 0 */
+			if (e)
+				return REFUSED;
+			break;
+		case BPF_JMP:
+			if (op == 0x00) {
+				if (k >= len - pc - 1)
+					return REFUSED;
+				pc += k;
+				break;
+			}
+			if (op > 0x40 || in->jt >= len - pc - 1 || in->jf >= len - pc - 1)
+				return REFUSED;
+			if (!a.known || !s.known)
+				return BY_ARGS;
+			pc += jump_taken(op, a.v, s.v) ? in->jt : in->jf;
+			break;
+		case BPF_RET:
+			if (c == (BPF_RET | BPF_RET_A))
+				return a.known ? a.v : BY_ARGS;
+			return c == BPF_RET ? k : REFUSED;
+		default:
+			if (c == (BPF_MISC | BPF_TXA))
+				a = x;
+			else if (c == BPF_MISC)
+				x = a;
+			else
+				return REFUSED;
+		}
+	}
+	return REFUSED;	/* ran off the end */
+}
+
+/* Whether the call reaches the kernel: ALLOW, LOG. (ERRNO returns too, but refuses
+ * the call, which the library then need not make: what it would have learnt from the
+ * errno.) */
+static int lets_through(uint64_t r)
+{
+	uint32_t act = (uint32_t)r & SECCOMP_RET_ACTION_FULL;
+	return !(r >> 32) && (act == SECCOMP_RET_ALLOW || act == SECCOMP_RET_LOG);
+}
+
+/* The syscall numbers of kind KIND; 0 ends the list (no kind uses syscall 0 here:
+ * read on x86_64 is no kind's). */
+static unsigned kind_nr(unsigned kind, int i)
+{
+	switch (kind) {
+	case SS_SC_FSTAT: return i ? 0 : SYS_fstat;
+	case SS_SC_NEWFSTATAT: return i ? 0 : SYS_newfstatat;
+	case SS_SC_STATX: return i ? 0 : SYS_statx;
+	case SS_SC_URING:
+		return i == 0 ? SYS_io_uring_setup : i == 1 ? SYS_io_uring_enter :
+		       i == 2 ? SYS_io_uring_register : 0;
+	case SS_SC_MEMBARRIER: return i ? 0 : SYS_membarrier;
+	}
+	return 0;
+}
+
+unsigned __ss_bpf_stops(const struct ss_sock_fprog *p, unsigned sc)
+{
+	unsigned bad = 0;
+
+	for (unsigned kind = 1; kind & SS_SC_ALL; kind <<= 1) {
+		if (!(sc & kind))
+			continue;
+		for (int i = 0; kind_nr(kind, i); i++)
+			if (!lets_through(action_for(p, kind_nr(kind, i))))
+				bad |= kind;
+	}
+	return bad;
+}
+
+/* ---- the filter state, from /proc/self/status */
+
+/* The number after "\nNAME:\t" in S, or ~0 where S has no such line. */
+static unsigned field(const char *s, const char *name)
+{
+	for (; *s; s++) {
+		if (*s != '\n')
+			continue;
+		const char *p = s + 1, *q = name;
+		while (*q && *p == *q)
+			p++, q++;
+		if (*q || *p != ':')
+			continue;
+		for (p++; *p == ' ' || *p == '\t'; p++)
+			;
+		unsigned v = 0;
+		int digits = 0;
+		for (; *p >= '0' && *p <= '9' && v < 100000000; p++, digits++)
+			v = v * 10 + (unsigned)(*p - '0');
+		return digits ? v : ~0U;
+	}
+	return ~0U;
+}
+
+int __ss_seccomp_status(unsigned *mode, unsigned *filters)
+{
+	char b[4096];
+	long n = 0, r, fd = __syscall(SYS_openat, AT_FDCWD, "/proc/self/status", O_RDONLY | O_CLOEXEC);
+
+	if (fd < 0)
+		return -1;
+	b[0] = '\n';	/* so that the first line is found as the others */
+	do {
+		r = __syscall(SYS_read, fd, b + 1 + n, sizeof b - 2 - n);
+		if (r > 0)
+			n += r;
+	} while ((r > 0 || r == -EINTR) && n < (long)sizeof b - 2);
+	__syscall(SYS_close, fd);
+	b[1 + n] = 0;
+	*mode = field(b, "Seccomp");
+	*filters = field(b, "Seccomp_filters");
+	return *mode == ~0U ? -1 : 0;
+}
+
+/* ---- a throwaway child */
+
+#define SIGSYS		31
+#define WALL		0x40000000	/* __WALL: a child whose exit signals nothing */
+#define NO_FD		0x7fffffff
+
+/* KIND's calls, made with arguments that change nothing (an fd nobody has open, a
+ * ring of no entries, a query). */
+static void try_kind(unsigned kind)
+{
+	struct stat st;
+	struct statx stx;
+
+	switch (kind) {
+	case SS_SC_FSTAT:
+		__syscall(SYS_fstat, NO_FD, &st);
+		break;
+	case SS_SC_NEWFSTATAT:
+		__syscall(SYS_newfstatat, NO_FD, "", &st, AT_EMPTY_PATH);
+		break;
+	case SS_SC_STATX:
+		__syscall(SYS_statx, NO_FD, "", AT_EMPTY_PATH, STATX_BASIC_STATS, &stx);
+		break;
+	case SS_SC_URING:
+		__syscall(SYS_io_uring_setup, 0, 0);
+		__syscall(SYS_io_uring_enter, -1, 0, 0, 0, 0, 0);
+		__syscall(SYS_io_uring_register, -1, 0, 0, 0);
+		break;
+	case SS_SC_MEMBARRIER:
+		__syscall(SYS_membarrier, MEMBARRIER_CMD_QUERY, 0, 0);
+		break;
+	}
+}
+
+/* Whether a child making KIND's calls exits by itself. The child puts SIGSYS back to
+ * its default first, so that a trapping filter kills it rather than running a handler
+ * of the program's; a child that cannot even do that counts as killed. */
+static int child_lives(unsigned kind)
+{
+	unsigned long dfl[4] = { 0, 0, 0, 0 };	/* SIG_DFL, no flags, no mask */
+	int status = 0;
+	long pid = __syscall(SYS_clone, 0, 0, 0, 0, 0), r;
+
+	if (pid < 0)
+		return 0;
+	if (pid == 0) {
+		if (!__syscall(SYS_rt_sigaction, SIGSYS, dfl, 0, 8))
+			try_kind(kind);
+		else
+			__syscall(SYS_exit_group, 1);
+		__syscall(SYS_exit_group, 0);
+	}
+	do
+		r = __syscall(SYS_wait4, pid, &status, WALL, 0);
+	while (r == -EINTR);
+	return r == pid && status == 0;
+}
+
+unsigned __ss_seccomp_child_stops(unsigned sc)
+{
+	unsigned bad = 0;
+
+	for (unsigned kind = 1; kind & SS_SC_ALL; kind <<= 1)
+		if ((sc & kind) && !child_lives(kind))
+			bad |= kind;
+	return bad;
+}
