@@ -4,6 +4,7 @@
 #include "kdefs.h"
 #include "clock.h"
 #include "env.h"
+#include "sandbox.h"
 #include "sysshim.h"
 
 /* sysshim_notifier.mode: producers use a compiler barrier only, the consumer
@@ -35,6 +36,7 @@ hidden int __ss_notifier_wake(struct sysshim_notifier *n);
 #define SS_MB_NO	2
 
 hidden int __ss_membarrier_ok(void);
+hidden int __ss_membarrier_stopped(void);
 
 /* sysshim_batch_ent.flags */
 #define SS_BE_NONBLOCK	1

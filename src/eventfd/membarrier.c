@@ -7,7 +7,8 @@ static unsigned probe(void)
 	unsigned v = SS_MB_NO, old = 0;
 	long q;
 
-	if (!__ss_env_off("SYSSHIM_NOTIFIER_MEMBARRIER")) {
+	if (!__ss_env_off("SYSSHIM_NOTIFIER_MEMBARRIER") &&
+	    !(SS_SB_STOPPED(__ss_sandbox()) & SS_SC_MEMBARRIER)) {
 		q = __syscall(SYS_membarrier, MEMBARRIER_CMD_QUERY, 0, 0);
 		if (q > 0 && (q & MEMBARRIER_CMD_PRIVATE_EXPEDITED) &&
 		    !__syscall(SYS_membarrier, MEMBARRIER_CMD_REGISTER_PRIVATE_EXPEDITED, 0, 0))
@@ -26,4 +27,11 @@ int __ss_membarrier_ok(void)
 	if (unlikely(!v))
 		v = probe();
 	return v == SS_MB_OK;
+}
+
+/* Whether a seccomp filter that stops membarrier(2) (sandbox.h) has come through the C
+ * library since the probe: a notifier that chose it does not call it again. */
+int __ss_membarrier_stopped(void)
+{
+	return unlikely(SS_SB_STOPPED(__ss_sandbox_peek()) & SS_SC_MEMBARRIER);
 }

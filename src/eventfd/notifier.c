@@ -74,7 +74,8 @@ EXPORT int sysshim_notifier_drain(struct sysshim_notifier *n, uint64_t *count)
 					    __ATOMIC_RELAXED, __ATOMIC_RELAXED))
 		;
 	if (__atomic_load_n(&n->mode, __ATOMIC_RELAXED) & SS_NF_ASYM) {
-		if (unlikely(__syscall(SYS_membarrier, MEMBARRIER_CMD_PRIVATE_EXPEDITED, 0, 0))) {
+		if (unlikely(__ss_membarrier_stopped()) ||
+		    unlikely(__syscall(SYS_membarrier, MEMBARRIER_CMD_PRIVATE_EXPEDITED, 0, 0))) {
 			/* Refused after all (a new seccomp filter): producers fence from
 			 * now on, and a wakeup of our own makes the consumer look again
 			 * once those that did not have surely published. If that write

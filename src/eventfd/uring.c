@@ -61,7 +61,9 @@ static unsigned probe(void)
 	unsigned v = SS_URING_NO, old = 0;
 	long e = 0;
 
-	if (!__ss_env_off("SYSSHIM_EVENTFD_URING")) {
+	/* A seccomp filter that stops io_uring (or may): not even asked (sandbox.h). */
+	if (!__ss_env_off("SYSSHIM_EVENTFD_URING") &&
+	    !(SS_SB_STOPPED(__ss_sandbox()) & SS_SC_URING)) {
 		e = fails_at_once(RWF_NOWAIT);
 		if (e == 0)
 			e = fails_at_once(0) > 0 ? 2 : 0;
@@ -80,10 +82,13 @@ static unsigned state(void)
 	return likely(v) ? v : probe();
 }
 
+/* A filter that stops io_uring may come through the C library after the probe said
+ * yes: from then on, no ring is entered. */
 int __ss_uring_usable(void)
 {
 	unsigned v = state();
-	return v == SS_URING_NOWAIT || v == SS_URING_ASIS;
+	return (v == SS_URING_NOWAIT || v == SS_URING_ASIS) &&
+	       likely(!(SS_SB_STOPPED(__ss_sandbox_peek()) & SS_SC_URING));
 }
 
 unsigned __ss_uring_rw_flags(void)
