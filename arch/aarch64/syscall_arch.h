@@ -1,5 +1,3 @@
-#define __SYSCALL_LL(x) (x)
-
 #define __asm_syscall(...) do { \
 	__asm__ __volatile__ ("svc 0" : "=r"(x0) : __VA_ARGS__ : "memory", "cc"); \
 	return x0; \

@@ -1,5 +1,3 @@
-#define __SYSCALL_LL(x) (x)
-
 #define __SYSCALL_CLOBBERS \
 	"$t0", "$t1", "$t2", "$t3", "$t4", "$t5", "$t6", "$t7", "$t8", "memory"
 

@@ -1,5 +1,3 @@
-#define __SYSCALL_LL(x) (x)
-
 static inline long __syscall0(long n)
 {
 	unsigned long ret;
