@@ -51,6 +51,4 @@ static inline long __syscall_ret(unsigned long r)
 #define SS_SYSCALL_6(n, a, b, c, d, e, f) \
 	__syscall6(n, (long)(a), (long)(b), (long)(c), (long)(d), (long)(e), (long)(f))
 
-#define syscall(...) __syscall_ret(__syscall(__VA_ARGS__))
-
 #endif

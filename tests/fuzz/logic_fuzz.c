@@ -249,11 +249,11 @@ static long k_fstat(long fd, struct stat *st)
 	return 0;
 }
 
-/* glibc's syscall(2) (syscall is a macro of src/internal), -errno style */
-long glibc_syscall(long n, ...) __asm__("syscall");
+/* glibc's syscall(2), -errno style */
+long syscall(long n, ...);
 static long real_syscall(long n, long a, long b, long c, long d, long e, long f)
 {
-	long r = glibc_syscall(n, a, b, c, d, e, f);
+	long r = syscall(n, a, b, c, d, e, f);
 	return r == -1 ? -*__errno_location() : r;
 }
 
