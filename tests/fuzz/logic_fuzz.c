@@ -1,6 +1,6 @@
 /* libFuzzer target: sysshim's flag, mask and strategy logic (src/stat, src/internal/probe.c,
  * src/path) against a model kernel, with no real syscall.  mk/fuzz.mk builds src/ with
- * tests/fuzz/mock/syscall_arch.h, which sends every syscall to __ss_mock_syscall() here.
+ * tests/fuzz/mock/syscall_stubs.h, which sends every syscall to __ss_mock_syscall() here.
  *
  * The input picks a kernel (6.1, 6.6, 6.11, 6.18 path semantics; qemu-user 7.2's EFAULT
  * for a NULL statx path), which syscalls a seccomp filter denies (ENOSYS or EPERM, from
