@@ -33,7 +33,7 @@ SECCOMP ?= none
 
 # The coverage-guided targets: the statx <-> stat conversion (kstat.c alone), and the
 # flag/mask and strategy logic of src/stat against a model kernel (src/ with
-# tests/fuzz/mock/syscall_arch.h in place of the real syscall instruction).
+# tests/fuzz/mock/syscall_stubs.h in place of the real syscall instruction).
 FUZZ_LIBFUZZER = $(FUZZ_B)/kstat_fuzz $(FUZZ_B)/logic_fuzz
 FUZZ_SAN = -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
 	-fno-sanitize=pointer-overflow

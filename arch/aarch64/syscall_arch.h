@@ -1,70 +1,26 @@
-#define __SYSCALL_LL(x) (x)
-
-#define __asm_syscall(...) do { \
-	__asm__ __volatile__ ("svc 0" : "=r"(x0) : __VA_ARGS__ : "memory", "cc"); \
-	return x0; \
-	} while (0)
-
-static inline long __syscall0(long n)
-{
-	register long x8 __asm__("x8") = n;
-	register long x0 __asm__("x0");
-	__asm_syscall("r"(x8));
-}
-
-static inline long __syscall1(long n, long a)
-{
-	register long x8 __asm__("x8") = n;
-	register long x0 __asm__("x0") = a;
-	__asm_syscall("r"(x8), "0"(x0));
-}
-
-static inline long __syscall2(long n, long a, long b)
-{
-	register long x8 __asm__("x8") = n;
-	register long x0 __asm__("x0") = a;
-	register long x1 __asm__("x1") = b;
-	__asm_syscall("r"(x8), "0"(x0), "r"(x1));
-}
-
-static inline long __syscall3(long n, long a, long b, long c)
-{
-	register long x8 __asm__("x8") = n;
-	register long x0 __asm__("x0") = a;
-	register long x1 __asm__("x1") = b;
-	register long x2 __asm__("x2") = c;
-	__asm_syscall("r"(x8), "0"(x0), "r"(x1), "r"(x2));
-}
-
-static inline long __syscall4(long n, long a, long b, long c, long d)
-{
-	register long x8 __asm__("x8") = n;
-	register long x0 __asm__("x0") = a;
-	register long x1 __asm__("x1") = b;
-	register long x2 __asm__("x2") = c;
-	register long x3 __asm__("x3") = d;
-	__asm_syscall("r"(x8), "0"(x0), "r"(x1), "r"(x2), "r"(x3));
-}
-
-static inline long __syscall5(long n, long a, long b, long c, long d, long e)
-{
-	register long x8 __asm__("x8") = n;
-	register long x0 __asm__("x0") = a;
-	register long x1 __asm__("x1") = b;
-	register long x2 __asm__("x2") = c;
-	register long x3 __asm__("x3") = d;
-	register long x4 __asm__("x4") = e;
-	__asm_syscall("r"(x8), "0"(x0), "r"(x1), "r"(x2), "r"(x3), "r"(x4));
-}
-
-static inline long __syscall6(long n, long a, long b, long c, long d, long e, long f)
-{
-	register long x8 __asm__("x8") = n;
-	register long x0 __asm__("x0") = a;
-	register long x1 __asm__("x1") = b;
-	register long x2 __asm__("x2") = c;
-	register long x3 __asm__("x3") = d;
-	register long x4 __asm__("x4") = e;
-	register long x5 __asm__("x5") = f;
-	__asm_syscall("r"(x8), "0"(x0), "r"(x1), "r"(x2), "r"(x3), "r"(x4), "r"(x5));
-}
+/* The aarch64 Linux system call (the kernel's arch/arm64/kernel/syscall.c):
+ *   - the instruction is "svc #0";
+ *   - the syscall number is passed in x8;
+ *   - arguments 1 to 6 in x0 to x5;
+ *   - the result comes back in x0, over the first argument: a value, or -errno (-4095
+ *     to -1);
+ *   - the kernel keeps every other general register and the FP/SIMD registers v0 to
+ *     v31; the rest of the SVE state (the z registers' bits above 128, p0 to p15, ffr)
+ *     comes back zeroed, which a library built without SVE never notices;
+ *   - "cc": the condition flags: no document promises that the kernel keeps them, so
+ *     the compiler is told they may change;
+ *   - "memory": the kernel reads and writes memory that no operand names (a path, a
+ *     struct stat, an eventfd's counter), so the compiler must not keep such memory in
+ *     a register across the call, nor move a load or store to the other side of it.
+ * The register names and the clobbers follow the ABI. arch/generic/syscall_stubs.h
+ * builds the stubs from these. */
+#define SS_SYSCALL_INSN		"svc #0"
+#define SS_SYSCALL_NR		"x8"
+#define SS_SYSCALL_ARG1		"x0"
+#define SS_SYSCALL_ARG2		"x1"
+#define SS_SYSCALL_ARG3		"x2"
+#define SS_SYSCALL_ARG4		"x3"
+#define SS_SYSCALL_ARG5		"x4"
+#define SS_SYSCALL_ARG6		"x5"
+#define SS_SYSCALL_RET		"x0"
+#define SS_SYSCALL_CLOBBERS	"memory", "cc"

@@ -1,79 +1,26 @@
-#define __SYSCALL_LL(x) (x)
-
-#define __SYSCALL_CLOBBERS \
+/* The loongarch64 Linux system call (the kernel's handle_syscall,
+ * arch/loongarch/kernel/entry.S):
+ *   - the instruction is "syscall 0";
+ *   - the syscall number is passed in a7;
+ *   - arguments 1 to 6 in a0 to a5;
+ *   - the result comes back in a0, over the first argument: a value, or -errno (-4095
+ *     to -1);
+ *   - the kernel does not keep the temporaries t0 to t8: its entry uses t0 to t2 before
+ *     it has saved anything, and it saves none of them; every other register comes back
+ *     as it went in;
+ *   - "memory": the kernel reads and writes memory that no operand names (a path, a
+ *     struct stat, an eventfd's counter), so the compiler must not keep such memory in
+ *     a register across the call, nor move a load or store to the other side of it.
+ * The register names and the clobbers follow the ABI. arch/generic/syscall_stubs.h
+ * builds the stubs from these. */
+#define SS_SYSCALL_INSN		"syscall 0"
+#define SS_SYSCALL_NR		"$a7"
+#define SS_SYSCALL_ARG1		"$a0"
+#define SS_SYSCALL_ARG2		"$a1"
+#define SS_SYSCALL_ARG3		"$a2"
+#define SS_SYSCALL_ARG4		"$a3"
+#define SS_SYSCALL_ARG5		"$a4"
+#define SS_SYSCALL_ARG6		"$a5"
+#define SS_SYSCALL_RET		"$a0"
+#define SS_SYSCALL_CLOBBERS	\
 	"$t0", "$t1", "$t2", "$t3", "$t4", "$t5", "$t6", "$t7", "$t8", "memory"
-
-static inline long __syscall0(long n)
-{
-	register long a7 __asm__("$a7") = n;
-	register long a0 __asm__("$a0");
-	__asm__ __volatile__ ("syscall 0" : "=r"(a0) : "r"(a7) : __SYSCALL_CLOBBERS);
-	return a0;
-}
-
-static inline long __syscall1(long n, long a)
-{
-	register long a7 __asm__("$a7") = n;
-	register long a0 __asm__("$a0") = a;
-	__asm__ __volatile__ ("syscall 0" : "+r"(a0) : "r"(a7) : __SYSCALL_CLOBBERS);
-	return a0;
-}
-
-static inline long __syscall2(long n, long a, long b)
-{
-	register long a7 __asm__("$a7") = n;
-	register long a0 __asm__("$a0") = a;
-	register long a1 __asm__("$a1") = b;
-	__asm__ __volatile__ ("syscall 0" : "+r"(a0) : "r"(a7), "r"(a1) : __SYSCALL_CLOBBERS);
-	return a0;
-}
-
-static inline long __syscall3(long n, long a, long b, long c)
-{
-	register long a7 __asm__("$a7") = n;
-	register long a0 __asm__("$a0") = a;
-	register long a1 __asm__("$a1") = b;
-	register long a2 __asm__("$a2") = c;
-	__asm__ __volatile__ ("syscall 0" : "+r"(a0) : "r"(a7), "r"(a1), "r"(a2)
-			      : __SYSCALL_CLOBBERS);
-	return a0;
-}
-
-static inline long __syscall4(long n, long a, long b, long c, long d)
-{
-	register long a7 __asm__("$a7") = n;
-	register long a0 __asm__("$a0") = a;
-	register long a1 __asm__("$a1") = b;
-	register long a2 __asm__("$a2") = c;
-	register long a3 __asm__("$a3") = d;
-	__asm__ __volatile__ ("syscall 0" : "+r"(a0) : "r"(a7), "r"(a1), "r"(a2), "r"(a3)
-			      : __SYSCALL_CLOBBERS);
-	return a0;
-}
-
-static inline long __syscall5(long n, long a, long b, long c, long d, long e)
-{
-	register long a7 __asm__("$a7") = n;
-	register long a0 __asm__("$a0") = a;
-	register long a1 __asm__("$a1") = b;
-	register long a2 __asm__("$a2") = c;
-	register long a3 __asm__("$a3") = d;
-	register long a4 __asm__("$a4") = e;
-	__asm__ __volatile__ ("syscall 0" : "+r"(a0) : "r"(a7), "r"(a1), "r"(a2), "r"(a3),
-			      "r"(a4) : __SYSCALL_CLOBBERS);
-	return a0;
-}
-
-static inline long __syscall6(long n, long a, long b, long c, long d, long e, long f)
-{
-	register long a7 __asm__("$a7") = n;
-	register long a0 __asm__("$a0") = a;
-	register long a1 __asm__("$a1") = b;
-	register long a2 __asm__("$a2") = c;
-	register long a3 __asm__("$a3") = d;
-	register long a4 __asm__("$a4") = e;
-	register long a5 __asm__("$a5") = f;
-	__asm__ __volatile__ ("syscall 0" : "+r"(a0) : "r"(a7), "r"(a1), "r"(a2), "r"(a3),
-			      "r"(a4), "r"(a5) : __SYSCALL_CLOBBERS);
-	return a0;
-}

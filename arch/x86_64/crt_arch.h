@@ -1,6 +1,6 @@
 /* The entry point of sysshim's libc-free programs (sysshim-run): _start passes the
  * initial stack (argc, argv, envp, auxv) to __ss_start_c with the stack 16-byte
- * aligned, as a call expects. The one piece of assembly besides syscall_arch.h. */
+ * aligned, as a call expects. The one piece of assembly besides the syscall stubs. */
 __asm__(".text\n"
 	".global _start\n"
 	".type _start, @function\n"

@@ -1,61 +1,24 @@
-#define __SYSCALL_LL(x) (x)
-
-static inline long __syscall0(long n)
-{
-	unsigned long ret;
-	__asm__ __volatile__ ("syscall" : "=a"(ret) : "a"(n) : "rcx", "r11", "memory");
-	return ret;
-}
-
-static inline long __syscall1(long n, long a1)
-{
-	unsigned long ret;
-	__asm__ __volatile__ ("syscall" : "=a"(ret) : "a"(n), "D"(a1) : "rcx", "r11", "memory");
-	return ret;
-}
-
-static inline long __syscall2(long n, long a1, long a2)
-{
-	unsigned long ret;
-	__asm__ __volatile__ ("syscall" : "=a"(ret) : "a"(n), "D"(a1), "S"(a2)
-			      : "rcx", "r11", "memory");
-	return ret;
-}
-
-static inline long __syscall3(long n, long a1, long a2, long a3)
-{
-	unsigned long ret;
-	__asm__ __volatile__ ("syscall" : "=a"(ret) : "a"(n), "D"(a1), "S"(a2), "d"(a3)
-			      : "rcx", "r11", "memory");
-	return ret;
-}
-
-static inline long __syscall4(long n, long a1, long a2, long a3, long a4)
-{
-	unsigned long ret;
-	register long r10 __asm__("r10") = a4;
-	__asm__ __volatile__ ("syscall" : "=a"(ret) : "a"(n), "D"(a1), "S"(a2), "d"(a3), "r"(r10)
-			      : "rcx", "r11", "memory");
-	return ret;
-}
-
-static inline long __syscall5(long n, long a1, long a2, long a3, long a4, long a5)
-{
-	unsigned long ret;
-	register long r10 __asm__("r10") = a4;
-	register long r8 __asm__("r8") = a5;
-	__asm__ __volatile__ ("syscall" : "=a"(ret) : "a"(n), "D"(a1), "S"(a2), "d"(a3), "r"(r10),
-			      "r"(r8) : "rcx", "r11", "memory");
-	return ret;
-}
-
-static inline long __syscall6(long n, long a1, long a2, long a3, long a4, long a5, long a6)
-{
-	unsigned long ret;
-	register long r10 __asm__("r10") = a4;
-	register long r8 __asm__("r8") = a5;
-	register long r9 __asm__("r9") = a6;
-	__asm__ __volatile__ ("syscall" : "=a"(ret) : "a"(n), "D"(a1), "S"(a2), "d"(a3), "r"(r10),
-			      "r"(r8), "r"(r9) : "rcx", "r11", "memory");
-	return ret;
-}
+/* The x86_64 Linux system call (the x86-64 psABI's "Linux Conventions"; the kernel's
+ * entry_SYSCALL_64):
+ *   - the instruction is "syscall";
+ *   - the syscall number is passed in rax;
+ *   - arguments 1 to 6 in rdi, rsi, rdx, r10, r8, r9: the C calling convention's
+ *     registers, but r10 where a function takes rcx, which the instruction overwrites;
+ *   - the result comes back in rax: a value, or -errno (-4095 to -1);
+ *   - the kernel clobbers rcx (the instruction leaves the return address there) and r11
+ *     (the saved rflags); every other register comes back as it went in;
+ *   - "memory": the kernel reads and writes memory that no operand names (a path, a
+ *     struct stat, an eventfd's counter), so the compiler must not keep such memory in
+ *     a register across the call, nor move a load or store to the other side of it.
+ * The register names and the clobbers follow the ABI. arch/generic/syscall_stubs.h
+ * builds the stubs from these. */
+#define SS_SYSCALL_INSN		"syscall"
+#define SS_SYSCALL_NR		"rax"
+#define SS_SYSCALL_ARG1		"rdi"
+#define SS_SYSCALL_ARG2		"rsi"
+#define SS_SYSCALL_ARG3		"rdx"
+#define SS_SYSCALL_ARG4		"r10"
+#define SS_SYSCALL_ARG5		"r8"
+#define SS_SYSCALL_ARG6		"r9"
+#define SS_SYSCALL_RET		"rax"
+#define SS_SYSCALL_CLOBBERS	"rcx", "r11", "memory"

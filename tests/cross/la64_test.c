@@ -2,10 +2,11 @@
  *
  * Built with clang-19 --target=loongarch64-linux-gnu -mno-lsx -ffreestanding -nostdlib
  * against libsysshim.a and linked with ld.lld-19; run under qemu-loongarch64 (make
- * check-cross). It checks the arch stubs, the probe and the stat family against raw
- * syscalls (the library's own arch/loongarch64 stubs) for several kinds of file, for the
- * strategy forced with SYSSHIM_STRATEGY (the runner starts it once per strategy), and
- * ends with "N passed, N failed" (exit status 1 when anything failed).
+ * check-cross). It checks the syscall stubs, the probe and the stat family against raw
+ * syscalls (the library's own stubs, with arch/loongarch64's registers) for several
+ * kinds of file, for the strategy forced with SYSSHIM_STRATEGY (the runner starts it
+ * once per strategy), and ends with "N passed, N failed" (exit status 1 when anything
+ * failed).
  *
  * Options: --probe prints only the probe line; --expect=STRATEGY also requires that the
  * probe chose STRATEGY; --expect-caps=a,b (e.g. statx_null) requires those caps (the

@@ -1,6 +1,6 @@
 /* libFuzzer target: sysshim's flag, mask and strategy logic (src/stat, src/internal/probe.c,
  * src/path) against a model kernel, with no real syscall.  mk/fuzz.mk builds src/ with
- * tests/fuzz/mock/syscall_arch.h, which sends every syscall to __ss_mock_syscall() here.
+ * tests/fuzz/mock/syscall_stubs.h, which sends every syscall to __ss_mock_syscall() here.
  *
  * The input picks a kernel (6.1, 6.6, 6.11, 6.18 path semantics; qemu-user 7.2's EFAULT
  * for a NULL statx path), which syscalls a seccomp filter denies (ENOSYS or EPERM, from
@@ -249,11 +249,11 @@ static long k_fstat(long fd, struct stat *st)
 	return 0;
 }
 
-/* glibc's syscall(2) (syscall is a macro of src/internal), -errno style */
-long glibc_syscall(long n, ...) __asm__("syscall");
+/* glibc's syscall(2), -errno style */
+long syscall(long n, ...);
 static long real_syscall(long n, long a, long b, long c, long d, long e, long f)
 {
-	long r = glibc_syscall(n, a, b, c, d, e, f);
+	long r = syscall(n, a, b, c, d, e, f);
 	return r == -1 ? -*__errno_location() : r;
 }
 
