@@ -1,8 +1,6 @@
 #include <stdarg.h>
 #include "probe.h"
 
-#undef syscall	/* the function, not a macro of the raw calls' */
-
 /* syscall(SYS_seccomp, ...) and syscall(SYS_prctl, PR_SET_SECCOMP, ...): the other way
  * a filter comes through the C library (prctl.c says what happens to it). Every other
  * call goes straight on to syscall's next definition. */
