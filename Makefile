@@ -34,6 +34,11 @@ SONAME = libsysshim.so.0
 
 LIB_SRCS = $(sort $(wildcard src/*/*.c))
 LIB_OBJS = $(LIB_SRCS:%.c=$(B)/obj/%.o)
+# What only a preloaded library needs (src/internal/first_place.c: stepping out of first
+# place in the dynamic loader's list for AddressSanitizer's check): not in libsysshim.a,
+# whose code sits inside a program, never before it.
+SO_ONLY_OBJS = $(B)/obj/src/internal/first_place.o
+A_OBJS = $(filter-out $(SO_ONLY_OBJS),$(LIB_OBJS))
 # The library's own headers: arch/<arch>/ first, arch/generic/ for what an arch does not
 # have of its own (as musl does), src/internal/ (the lowest layer), src/ (a layer's
 # header by its folder: "stat/fstat.h"), the public header.
@@ -69,10 +74,10 @@ $(B)/obj/%.o: %.c
 	@mkdir -p $(dir $@)
 	$(CC) $(LIB_CFLAGS) $(DEPFLAGS) -c -o $@ $<
 
-$(B)/lib/libsysshim.a: $(LIB_OBJS)
+$(B)/lib/libsysshim.a: $(A_OBJS)
 	@mkdir -p $(dir $@)
 	rm -f $@
-	$(AR) rc $@ $(LIB_OBJS)
+	$(AR) rc $@ $(A_OBJS)
 	$(RANLIB) $@
 
 $(B)/lib/$(SONAME): $(LIB_OBJS) src/sysshim.map
@@ -146,7 +151,7 @@ DEP_FILES += $(wildcard $(B)/obj/src/*/*.d $(B)/bin/*.d)
 # The order the parts run in (tools/check-parts.sh): each part's inputs are built by the
 # warm job beside (mk/cache.mk) while the parts before it run.
 CHECK_ORDER = check-host check-mutants check-targets check-deb check-asan check-valgrind bench-insn check-fuzz check-kernel \
-	check-kernel-5.10 check-kernel-6.12 check-kernel-arm64 check-real check-cross check-kernel-la64 \
+	check-kernel-5.10 check-kernel-6.12 check-kernel-arm64 check-real check-company check-cross check-kernel-la64 \
 	check-kernel-patches
 CHECK_RUN = $(filter $(CHECK_PARTS),$(CHECK_ORDER)) $(filter-out $(CHECK_ORDER),$(CHECK_PARTS))
 # `make check-all` adds the parts that build a libc or two more kernels (mk/upstream.mk,

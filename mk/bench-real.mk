@@ -31,7 +31,10 @@ BR_RUNTIMES ?= 0
 BR_RT = $(filter 1,$(BR_RUNTIMES))
 BR = $(B)/bench-real$(if $(BR_RT),-rt)
 BR_PKGS = python3 git sqlite3 tar findutils coreutils make gcc libc6-dev strace util-linux \
-	$(if $(BR_RT),ripgrep fd-find gdu nodejs openjdk-17-jre-headless)
+	$(BR_COMPANY_PKGS) $(if $(BR_RT),ripgrep fd-find gdu nodejs openjdk-17-jre-headless)
+# What tests/company.sh runs sysshim beside (make check-company): the Debian packages that
+# interpose the stat family, and libseccomp for its filters.
+BR_COMPANY_PKGS = fakeroot pseudo fakechroot faketime umockdev checkinstall libseccomp2
 BR_KEY := $(shell echo "bookworm minbase 1 $(strip $(BR_PKGS))" | sha256sum | cut -c1-12)
 BR_ROOT = $(CACHE)/bench-real/rootfs-$(BR_KEY)
 BR_GLIBC ?= $(CACHE)/upstream/glibc/build
@@ -46,6 +49,7 @@ BR_ARGS = $(if $(BR_RT),BRRT=1) $(if $(BR_W),BRW=$(BR_W))
 BR_QEMU_OPTS ?= -icount shift=0
 export BR_QEMU_OPTS
 PKGS_BENCH_REAL = mmdebstrap cpio qemu-system-x86 gcc libc6-dev python3 coreutils binutils libc6-dbg \
+	libseccomp-dev \
 	$(if $(BR_RT),openjdk-17-jdk-headless)
 
 # sysshim-run's tests (tests/run.sh) are part of check-host; they run Go programs from
@@ -80,12 +84,20 @@ $(BR)/java/JFiles.class: $(BR_SRC)/w/java/JFiles.java
 	@mkdir -p $(dir $@)
 	javac --release 17 -d $(dir $@) $<
 
-br-overlay: deps-bench-real all $(BR)/brtime $(BR)/bpmount $(BR)/empty.so $(if $(BR_RT),$(BR)/java/JFiles.class)
+# tests/company.sh and its helper programs, built here for the guest's Debian 12.
+$(BR)/company-bin/.built: tests/company.sh $(wildcard tests/company/*.c) $(B)/lib/libsysshim.a
+	@mkdir -p $(dir $@)
+	@B=$(B) HELP=$(abspath $(dir $@)) COMPANY_BUILD_ONLY=1 sh tests/company.sh && touch $@
+
+br-overlay: deps-bench-real all $(BR)/brtime $(BR)/bpmount $(BR)/empty.so $(BR)/company-bin/.built \
+	$(if $(BR_RT),$(BR)/java/JFiles.class)
 	@rm -rf $(BR)/overlay && mkdir -p $(BR)/overlay/opt/bench/w $(BR)/overlay/opt/sysshim/bin \
 		$(BR)/overlay/opt/sysshim/lib
 	@cp $(BR_SRC)/init $(BR)/overlay/init && chmod 755 $(BR)/overlay/init
 	@cp $(BR_SRC)/guest.sh $(BR)/brtime $(BR)/bpmount $(BR)/empty.so $(BR)/overlay/opt/bench/
 	@cp -r $(BR_SRC)/w/* $(BR)/overlay/opt/bench/w/
+	@mkdir -p $(BR)/overlay/opt/bench/company && cp tests/company.sh $(BR)/overlay/opt/bench/ && \
+		cp tests/company/*.sh $(BR)/overlay/opt/bench/company/ && cp -r $(BR)/company-bin $(BR)/overlay/opt/bench/
 	@$(if $(BR_RT),cp $(BR)/java/JFiles.class $(BR)/overlay/opt/bench/w/java/,rm -rf $(BR)/overlay/opt/bench/w/java $(BR)/overlay/opt/bench/w/nodefs.js)
 	@cp $(B)/bin/sysshim-run $(BR)/overlay/opt/sysshim/bin/
 	@cp $(B)/lib/$(SONAME) $(BR)/overlay/opt/sysshim/lib/
@@ -136,6 +148,20 @@ check-real: br-prep
 	done; python3 $(BR_SRC)/report.py check 6.1=$(BR)/check-6.1/results.txt 6.12=$(BR)/check-6.12/results.txt \
 		|| fail=1; exit $$fail
 
+# tests/company.sh in the bed, booted on Debian's 6.1 and Debian 11's 5.10, the kernels
+# where sysshim-run's auto mode preloads (make check-host runs it on the host).
+CHECK_PARTS += check-company
+HOST_SCRIPTS += tests/company.sh
+PKGS_CHECK += $(BR_COMPANY_PKGS) libseccomp-dev dpkg
+check-company: br-prep tb-fetch-kernel-5.10
+	@fail=0; for kv in 6.1=$(TB_DL)/kernel/vmlinuz 5.10=$(TB_K510)/vmlinuz; do k=$${kv%%=*}; \
+		$(BR_SRC)/run.sh company $${kv#*=} $(BR)/initrd.cpio $(BR)/company-$$k || fail=1; \
+		sed -n 's/^CO //p' $(BR)/company-$$k/results.txt > $(BR)/company-$$k/company.txt; \
+		grep -E '^  FAIL|^       ' $(BR)/company-$$k/company.txt | head -40; \
+		r=$$(grep '^company: ' $(BR)/company-$$k/company.txt); echo "company-$$k: $${r#company: }"; \
+		case $$r in *' passed, 0 failed') ;; *) fail=1 ;; esac; \
+	done; exit $$fail
+
 bench-real-native: deps-bench-real all $(BR)/brtime $(BR)/empty.so
 	@$(BR_SRC)/native.sh $(B) $(BR)
 
@@ -146,5 +172,5 @@ bench-real-host-counts: all
 	@tools/need strace
 	@$(BR_SRC)/host-counts.sh $(B) $(B)/bench-real-host-counts | tee $(B)/bench-real-host-counts.txt
 
-.PHONY: deps-bench-real br-rootfs br-overlay br-prep bench-real check-real bench-real-native \
+.PHONY: deps-bench-real br-rootfs br-overlay br-prep bench-real check-real check-company bench-real-native \
 	bench-real-host-counts

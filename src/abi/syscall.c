@@ -13,7 +13,10 @@ EXPORT long syscall(long n, ...)
 	for (int i = 0; i < 6; i++)
 		a[i] = va_arg(ap, long);
 	va_end(ap);
-	if (n == SYS_seccomp && (a[0] == SECCOMP_SET_MODE_STRICT || a[0] == SECCOMP_SET_MODE_FILTER))
+	/* Strict mode takes no flags and no argument (the kernel refuses it otherwise, and
+	 * libseccomp asks it so to learn whether seccomp(2) exists). */
+	if (n == SYS_seccomp && ((a[0] == SECCOMP_SET_MODE_STRICT && !a[1] && !a[2]) ||
+				 a[0] == SECCOMP_SET_MODE_FILTER))
 		__ss_filter_coming((const void *)a[2], a[0] == SECCOMP_SET_MODE_FILTER);
 	else if (n == SYS_prctl && a[0] == PR_SET_SECCOMP &&
 		 (a[1] == SECCOMP_MODE_STRICT || a[1] == SECCOMP_MODE_FILTER))

@@ -4,27 +4,7 @@
 #include "glibc_arch.h"
 #include "seccomp.h"
 
-/* The dynamic loader's list of loaded objects, as the debugger interface publishes it
- * (<link.h>'s struct r_debug and the public head of struct link_map: the ABI fixes
- * these fields and their order). The list of the objects loaded at start-up is built
- * before any code of theirs runs and never changes after, so it is read without a
- * lock; objects loaded later are appended behind the C library, where no call the
- * program makes reaches. */
-struct ss_link {
-	uintptr_t addr;			/* l_addr: the load bias */
-	char *name;			/* l_name */
-	const struct dyn *ld;		/* l_ld: the dynamic section */
-	struct ss_link *next, *prev;
-};
-
-struct ss_r_debug {
-	int version;
-	struct ss_link *map;
-};
-
-/* Weak: a static program has neither (then nothing is found). _DYNAMIC is the
- * object's own dynamic section: the library's in libsysshim.so, the program's where
- * libsysshim.a is linked into a dynamic program. */
+/* Weak: a static program has neither (then nothing is found). */
 extern struct ss_r_debug _r_debug __attribute__((__weak__));
 extern const struct dyn _DYNAMIC[] __attribute__((__weak__));
 
@@ -45,12 +25,11 @@ const char *__ss_fn_name(int fn)
 	return fn >= 0 && fn < SS_FN_COUNT ? fn_names[fn] : "?";
 }
 
-/* The library's own entry in the list (the object whose dynamic section is ours). */
-static const struct ss_link *self(void)
+struct ss_link *__ss_loader_self(void)
 {
 	if (!&_r_debug || !_DYNAMIC)
 		return 0;
-	for (const struct ss_link *l = _r_debug.map; l; l = l->next)
+	for (struct ss_link *l = _r_debug.map; l; l = l->next)
 		if (l->ld == _DYNAMIC)
 			return l;
 	return 0;
@@ -83,7 +62,7 @@ static unsigned version_of(const char *v)
 unsigned __ss_loader_scan(void)
 {
 	unsigned s = __atomic_load_n(&scanned, __ATOMIC_ACQUIRE), found = 0;
-	const struct ss_link *me = self(), *l;
+	const struct ss_link *me = __ss_loader_self(), *l;
 	struct ss_dso d;
 
 	if (likely(s))
@@ -151,51 +130,4 @@ unsigned __ss_loader_made(void)
 {
 	unsigned v = __ss_loader_glibc();
 	return v ? ARCH_GLIBC_FSTAT_KIND(v) : 0;
-}
-
-/* AddressSanitizer's runtime, loaded as a library the program needs, checks before
- * any library's initializer runs (from the program's .preinit_array) that it comes
- * first in the loader's list, and aborts otherwise ("ASan runtime does not come first
- * in initial library list"): LD_PRELOAD=libsysshim.so.0 puts the library first. The
- * check is there so that no other library's definitions shadow the runtime's
- * interceptors; this one's do not (every call the runtime also defines is handed to
- * it, loader.h), so the library steps out of first place for the check: the check
- * skips an entry with an empty name (as the vDSO's once was), and the library's name
- * is empty from its relocation, where an IFUNC resolver runs before every
- * initializer, to its own initializer, which runs after the program's .preinit_array
- * and puts the name back. Only where such a runtime follows the library. */
-static char *hidden_name;
-static struct ss_link *hidden_entry;
-
-static int first_place_noop(void)
-{
-	return 0;
-}
-
-/* Runs inside the loader, during relocation: no call through the PLT (nothing but
- * this file's and dso.c's own functions), no libc. */
-static int (*first_place_step(void))(void)
-{
-	const struct ss_link *me = self();
-	struct ss_dso d;
-
-	for (const struct ss_link *l = me ? me->next : 0; l; l = l->next) {
-		if (__ss_dso_open(&d, l->ld, l->addr) || !__ss_dso_func(&d, "__asan_init"))
-			continue;
-		hidden_entry = (struct ss_link *)me;
-		hidden_name = me->name;
-		hidden_entry->name = (char *)"";
-		break;
-	}
-	return first_place_noop;
-}
-
-static int first_place(void) __attribute__((__ifunc__("first_place_step")));
-/* The pointer whose IRELATIVE relocation runs the resolver at load. */
-__attribute__((__used__)) static int (*const first_place_at_load)(void) = first_place;
-
-__attribute__((__constructor__)) static void first_place_back(void)
-{
-	if (hidden_entry)
-		hidden_entry->name = hidden_name;
 }

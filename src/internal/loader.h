@@ -9,6 +9,7 @@
  * static program has no such list: nothing is found there. */
 
 #include "kdefs.h"
+#include "elf.h"
 
 /* The calls, one bit each in __ss_loader_scan()'s answer. */
 enum {
@@ -31,6 +32,31 @@ enum {
 #define SS_LD_DONE		0x80000000U
 
 typedef void (*ss_fn)(void);
+
+/* The dynamic loader's list of loaded objects, as the debugger interface publishes it
+ * (<link.h>'s struct r_debug and the public head of struct link_map: the ABI fixes
+ * these fields and their order). The list of the objects loaded at start-up is built
+ * before any code of theirs runs and never changes after, so it is read without a
+ * lock; objects loaded later are appended behind the C library, where no call the
+ * program makes reaches. */
+struct ss_link {
+	uintptr_t addr;			/* l_addr: the load bias */
+	char *name;			/* l_name */
+	const struct dyn *ld;		/* l_ld: the dynamic section */
+	struct ss_link *next, *prev;
+};
+
+struct ss_r_debug {
+	int version;
+	struct ss_link *map;
+};
+
+/* The library's own entry in the list: the object whose dynamic section is the
+ * library's (libsysshim.so), or the program's where libsysshim.a is linked into a
+ * dynamic program; 0 in a static program. Lock-free, and callable during relocation. */
+hidden struct ss_link *__ss_loader_self(void);
+
+
 
 /* The C library's signatures of the calls, to call a definition found for FN. */
 typedef int ss_fstat_fn(int, struct stat *);

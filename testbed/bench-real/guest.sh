@@ -14,7 +14,7 @@
 # fstat patch, its libc.so.6 and ld.so bound over the system's for the run); for the
 # per-process cost, on `true` only: empty (an empty .so preloaded), and in bench mode
 # always (sysshim-run --always) and never (sysshim-run --never: one exec, nothing decided).
-# Kernel command line: BRMODE=bench|check BRROUNDS=N BRTRUE=N (runs of `true` per round)
+# Kernel command line: BRMODE=bench|check|company BRROUNDS=N BRTRUE=N (runs of `true` per round)
 # BRSETUPS=s1,s2 (only these set-ups) BRW=w1,w2 (only these workloads)
 # BRRT=1: the other runtimes' workloads too (RT below; their root is BR_RUNTIMES=1's)
 # BRSTRACE=1: the strace round after the timed rounds (counts and call sites; about 20
@@ -44,6 +44,14 @@ export LC_ALL=C HOME=/root TZ=UTC GIT_AUTHOR_NAME=bench GIT_AUTHOR_EMAIL=b@examp
 	GIT_COMMITTER_NAME=bench GIT_COMMITTER_EMAIL=b@example.org \
 	GIT_AUTHOR_DATE='2020-01-02T03:04:05Z' GIT_COMMITTER_DATE='2020-01-02T03:04:05Z'
 say INFO kernel "$(uname -r)" mode $mode rounds $rounds
+# BRMODE=company: tests/company.sh (sysshim beside other interposers, sanitizers and
+# seccomp filters) on this kernel, its every line on the console, and nothing else.
+if [ $mode = company ]; then
+	cd /tmp && RUN=$RUN LIB=$LIB PROBE=$SS/bin/sysshim-probe HELP=$O/company-bin \
+		sh $O/company.sh 2>&1 | while IFS= read -r l; do say CO "$l"; done
+	say END
+	exit 0
+fi
 say INFO python "$(python3 -V 2>&1)" git "$(git --version)" gcc "$(gcc -dumpfullversion)" glibc "$(/usr/lib/x86_64-linux-gnu/libc.so.6 | head -1)"
 [ "$runtimes" = 1 ] && say INFO runtimes "$(rg --version | head -1)," "$(fdfind --version)," "gdu $(gdu --version 2>&1 | sed -n "s/^Version:[[:space:]]*//p")," \
 	"node $(node --version) (libuv $(node -p process.versions.uv))," "$(java -version 2>&1 | head -1)"

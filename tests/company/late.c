@@ -3,7 +3,8 @@
  *   late ACTION SYSCALL PATH
  * stats PATH (so that a preloaded library has probed), installs a libseccomp filter
  * that answers SYSCALL with ACTION (kill, trap, eperm) and allows everything else, then
- * calls fstat, stat, lstat, fstatat and statx on PATH and prints what each returned. */
+ * calls fstat, stat, lstat, fstatat and statx on PATH and prints what each returned.
+ * ACTION none installs no filter (what the program prints where nothing stops it). */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
@@ -29,15 +30,15 @@ int main(int argc, char **argv)
 	int act, fd;
 
 	if (argc != 4) {
-		fprintf(stderr, "usage: late kill|trap|eperm SYSCALL PATH\n");
+		fprintf(stderr, "usage: late kill|trap|eperm|none SYSCALL PATH\n");
 		return 125;
 	}
 	act = !strcmp(argv[1], "kill") ? SCMP_ACT_KILL_PROCESS :
 	      !strcmp(argv[1], "trap") ? SCMP_ACT_TRAP : SCMP_ACT_ERRNO(EPERM);
 	show("stat before", stat(argv[3], &st), &st);
 	scmp_filter_ctx ctx = seccomp_init(SCMP_ACT_ALLOW);
-	if (!ctx || seccomp_rule_add(ctx, act, seccomp_syscall_resolve_name(argv[2]), 0) ||
-	    seccomp_load(ctx)) {
+	if (strcmp(argv[1], "none") && (!ctx || seccomp_rule_add(ctx, act, seccomp_syscall_resolve_name(argv[2]), 0) ||
+	    seccomp_load(ctx))) {
 		fprintf(stderr, "late: cannot install the filter\n");
 		return 125;
 	}

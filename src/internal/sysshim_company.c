@@ -1,0 +1,37 @@
+#include "probe.h"
+#include "sandbox.h"
+#include "sysshim.h"
+
+/* The public numbers are the internal ones. */
+_Static_assert(SYSSHIM_CALLS == SS_FN_COUNT, "one public number per call");
+_Static_assert(SYSSHIM_SANDBOX_NONE == SS_SB_NONE && SYSSHIM_SANDBOX_READ == SS_SB_KNOWN &&
+	       SYSSHIM_SANDBOX_UNREAD == SS_SB_UNKNOWN, "the sandbox's states");
+_Static_assert(SYSSHIM_SYSCALL_FSTAT == SS_SC_FSTAT && SYSSHIM_SYSCALL_NEWFSTATAT == SS_SC_NEWFSTATAT &&
+	       SYSSHIM_SYSCALL_STATX == SS_SC_STATX && SYSSHIM_SYSCALL_IO_URING == SS_SC_URING &&
+	       SYSSHIM_SYSCALL_MEMBARRIER == SS_SC_MEMBARRIER, "the kinds of syscall");
+
+EXPORT void sysshim_company(struct sysshim_company *c)
+{
+	unsigned sb;
+
+	__ss_state();
+	sb = __ss_sandbox();
+	c->handed = 0;
+	for (int fn = 0; fn < SS_FN_COUNT; fn++)
+		if (__ss_handed(fn))
+			c->handed |= 1U << fn;
+	c->sandbox = SS_SB_KIND(sb);
+	c->stopped = SS_SB_STOPPED(sb);
+	c->filters_read = SS_SB_SEEN(sb);
+	c->tried_in_child = !!(sb & SS_SB_CHILD);
+}
+
+EXPORT const char *sysshim_call_name(int call)
+{
+	return call >= 0 && call < SS_FN_COUNT ? __ss_fn_name(call) : 0;
+}
+
+EXPORT const char *sysshim_call_next(int call)
+{
+	return call >= 0 && call < SS_FN_COUNT ? __ss_loader_next_file(call) : 0;
+}
