@@ -8,7 +8,9 @@
 #                        fresh copy. CT_REV=worktree takes the tracked files as they are now.
 #
 # A target named in the docs without a rule, or one that only works after another target
-# left its files behind, fails here.
+# left its files behind, fails here. So does history in the tree (tools/check-history.sh,
+# also run alone): an issue number, a word that git knows as a commit of this repository,
+# or a commit subject over 72 characters from the commit that added CONTRIBUTING.md on.
 
 CHECK_PARTS += check-targets
 PKGS_TARGETS = make gcc libc6-dev git tar coreutils findutils
