@@ -1,9 +1,10 @@
 # Every make target the documentation names works on its own from a clean tree:
 #
-#   make check-targets   reads the `make X` of README.md, docs/*.md, kernel-patches/README.md
-#                        and upstream/*/README.md at run time; for each, `make -n X` in a
-#                        fresh copy of the committed tree (git archive HEAD) with a fresh
-#                        build directory must resolve every prerequisite; `make`, `make lib`,
+#   make check-targets   reads the `make X` of README.md, CONTRIBUTING.md, docs/*.md,
+#                        kernel-patches/README.md and upstream/*/README.md at run time;
+#                        for each, `make -n X` in a fresh copy of the committed tree (git
+#                        archive HEAD) with a fresh build directory must resolve every
+#                        prerequisite; `make`, `make lib`,
 #                        `make install DESTDIR=...` and `make clean` really run, each in a
 #                        fresh copy. CT_REV=worktree takes the tracked files as they are now.
 #

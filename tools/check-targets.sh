@@ -1,8 +1,8 @@
 #!/bin/sh
 # tools/check-targets.sh SCRATCH: every `make X` the documentation names works on its own
-# from a clean tree. The targets are read at run time from README.md, docs/*.md,
-# kernel-patches/README.md and upstream/*/README.md (backquoted `make ...` and code lines
-# starting with make); for each, `make -n X` in a fresh copy of the tree with a fresh
+# from a clean tree. The targets are read at run time from README.md, CONTRIBUTING.md,
+# docs/*.md, kernel-patches/README.md and upstream/*/README.md (backquoted `make ...` and
+# code lines starting with make); for each, `make -n X` in a fresh copy of the tree with a fresh
 # build directory must resolve its whole prerequisite chain; the short ones (CT_RUN) are
 # really run, each in a fresh copy of its own. Last, tools/check-history.sh on that tree.
 #
@@ -15,7 +15,7 @@ SCRATCH=${1:?usage: tools/check-targets.sh SCRATCH-DIR}
 CT_REV=${CT_REV:-HEAD}
 CT_RUN=${CT_RUN:-:default lib install clean}
 CT_FOREIGN=${CT_FOREIGN:-tinyconfig olddefconfig bzImage support/others}
-DOCS="README.md docs/*.md kernel-patches/README.md upstream/*/README.md"
+DOCS="README.md CONTRIBUTING.md docs/*.md kernel-patches/README.md upstream/*/README.md"
 
 rm -rf "$SCRATCH"
 mkdir -p "$SCRATCH"
