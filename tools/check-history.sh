@@ -37,10 +37,22 @@ if ! git rev-parse --git-dir >/dev/null 2>&1; then
 	exit $fail
 fi
 
-# Every hex word once, then one git cat-file for all of them.
+# The text to read: in a checkout the files git tracks or would (not .git, not a build);
+# in a copy such as check-targets' (git archive: nothing else is in it) every file. The
+# fuzz corpus is binary inputs.
 words=$(mktemp) || exit 1
-trap 'rm -f "$words"' EXIT
-(cd "$TREE" && grep -rIohwiE --exclude-dir=corpus '[0-9a-f]{7,40}' . 2>/dev/null) |
+files=$(mktemp) || exit 1
+trap 'rm -f "$words" "$files"' EXIT
+top=$(cd "$TREE" && git rev-parse --show-toplevel 2>/dev/null)
+if [ -n "$top" ] && [ "$top" = "$(cd "$TREE" && pwd -P)" ]; then
+	(cd "$TREE" && git ls-files -z -co --exclude-standard) | tr '\0' '\n' |
+		grep -v '^tests/fuzz/corpus/' >"$files"
+else
+	(cd "$TREE" && find . -path ./.git -prune -o -path ./tests/fuzz/corpus -prune -o \
+		-type f -print | sed 's|^\./||') >"$files"
+fi
+# Every hex word once, then one git cat-file for all of them.
+(cd "$TREE" && tr '\n' '\0' <"$files" | xargs -0 grep -IohwiE '[0-9a-f]{7,40}' 2>/dev/null) |
 	tr 'A-F' 'a-f' | sort -u >"$words"
 found=$(sed 's/$/^{commit}/' "$words" |
 	git cat-file --batch-check='%(objectname) %(objecttype)' 2>/dev/null |
@@ -51,7 +63,7 @@ else
 	fail=1
 	echo "FAILED: words that name a commit of this repository (say what the tree or the fix was instead):"
 	for w in $found; do
-		(cd "$TREE" && grep -rnIwi --exclude-dir=corpus "$w" . | head -3) | sed 's/^/  /'
+		(cd "$TREE" && tr '\n' '\0' <"$files" | xargs -0 grep -nIwi "$w" | head -3) | sed 's/^/  /'
 		git log -1 --format='    is the commit %h %s' "$w" 2>/dev/null | cut -c1-110
 	done
 fi
@@ -65,7 +77,8 @@ else
 		awk -v max=$MAX_SUBJECT 'length($0) > max { print length($0) ": " $0 }')
 	n=$(git rev-list --count --ancestry-path "$since..$REV")
 	if [ -z "$long" ]; then
-		echo "ok: the subjects of the $((n + 1)) commits since CONTRIBUTING.md are at most $MAX_SUBJECT characters"
+		echo "ok: the subject of every commit from the one that added CONTRIBUTING.md on" \
+			"($((n + 1))) is at most $MAX_SUBJECT characters"
 	else
 		fail=1
 		echo "FAILED: commit subjects longer than $MAX_SUBJECT characters (the why goes in the body):"
