@@ -406,8 +406,9 @@ static int run_part2(double scale, int rounds)
 	printf("   target auto >= 1.0x plain: k=16 %.2fx, worst k=%d %.2fx: %s\n", ap, ks[worst],
 	       median(rp[worst], frounds), verdict);
 	/* >= 3x 16 writes is a target where a syscall's entry is what costs (PTI without
-	 * PCID, part 3's filters); under TCG a write costs about 1 us too, but io_uring's
-	 * own work costs more (forced io_uring loses there), and no choice gets 3x. */
+	 * PCID, part 3's filters); under TCG a write costs about as much (docs/eventfd.md,
+	 * "Numbers"), but io_uring's own work costs more (forced io_uring loses there),
+	 * and no choice gets 3x. */
 	double uw16 = median(ft[i16][F_WRITES], frounds) / median(ft[i16][F_URING], frounds);
 	int applies = bi.plain_ns > 1000 && uw16 >= 3;
 	if (applies)

@@ -320,7 +320,8 @@ build_kernel() {	# NAME SRCTREE
 # objects: copy them and point their recorded commands (.cmd files) and
 # dependencies at the patched tree.  The pristine files are hard links with
 # old mtimes, so make recompiles only the patched files and relinks.
-# KP_SEED=0 turns this off (a clean patched build: 6 - 9 minutes more).
+# KP_SEED=0 turns this off (a second clean build: its time is in
+# kernel-patches/README.md, "Measurements").
 seed_from_stock() {
 	seed_obj "$KP_BUILD/obj-stock" "$KP_BUILD/obj-patched" "$PRISTINE" "$PATCHED"
 }

@@ -8,16 +8,17 @@
 #                     then the patched 6.1 kernel with stock glibc and sysshim-run (when
 #                     built: see BR_KP); the per-process cost (/bin/true) also under an
 #                     empty .so, sysshim-run --always and --never; medians, paired
-#                     differences with 95% intervals; about 12 minutes (BR_STRACE=1 adds
-#                     the syscall counts and call sites, not timed). Not in make check.
+#                     differences with 95% intervals (its time: docs/results.md, "What
+#                     real programs gain"; BR_STRACE=1 adds the syscall counts and call
+#                     sites, not timed). Not in make check.
 #   make check-real   the same bed, one round per kernel: outputs identical across the
 #                     set-ups, sysshim-run preloads on 6.1 and steps aside on 6.12 (check)
 #   BR_RUNTIMES=1     opt-in, for either: the other runtimes too (Rust: ripgrep, ripgrep
 #                     --mmap, fd-find; Go: gdu -n; Debian 12's Node.js 18 and Java 17) in a
-#                     root of their own (BR_ROOT keyed by its package list, 676 MB against
-#                     the default's 390 or so; build dir $(B)/bench-real-rt). Not in make
-#                     check: it doubles check-real's time (about 7 minutes of guest time
-#                     against 5.5, estimated) and bench-real's (about 21 minutes against 12).
+#                     root of their own (BR_ROOT keyed by its package list, about twice
+#                     the default's size; build dir $(B)/bench-real-rt). Not in make
+#                     check: it doubles check-real's time and bench-real's (docs/results.md,
+#                     "What the limits in the code are set against").
 #                     BR_W=w1,w2 runs only these workloads (e.g. BR_W=rg,rg-mmap,fd,gdu,node,java).
 #   make bench-real-native   the per-process cost of a preload on this host
 #   make bench-real-host-counts   the runtimes' stat calls by kind on this host (strace)

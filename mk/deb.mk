@@ -14,15 +14,16 @@
 # not do on a developer's machine or a shared one (other checks and other developers'
 # runs would find that library; a run stopped half-way leaves it there).  `make check-deb`
 # installs nothing but the tests' Depends (tools/need), needs no network beyond those, and
-# is part of `make check`: about 200 s on 2 cores at load 30-40, most of it dpkg-buildpackage.
+# is part of `make check` (its minutes: docs/testing.md, "What the parts cost"), most of it
+# dpkg-buildpackage.
 #
 # `make check-deb-autopkgtest` (not part of `make check`) runs autopkgtest itself on the
 # same debian/tests: the testbed is a throwaway chroot unpacked from a cached minbase
 # tarball of this system's Debian release ($(CACHE)/autopkgtest-<release>-<hash>.tar,
 # debootstrap on first use), in a private mount namespace; autopkgtest installs the three
 # .debs and the tests' Depends there with apt (it needs the Debian mirror), and the chroot
-# is removed afterwards, so nothing changes on the system (measured: 737 s for the tarball
-# once, then about 6 min a run, 220 s of it autopkgtest, on 2 cores at load 30-40).  On a
+# is removed afterwards, so nothing changes on the system (how long it takes:
+# docs/results.md, "What the limits in the code are set against").  On a
 # throwaway machine, `autopkgtest` with the three .debs (not the dbgsym ones), the built
 # tree $(B)/deb/sysshim-<version>/ and `-- null` installs into the system instead.
 

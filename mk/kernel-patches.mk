@@ -2,8 +2,9 @@
 # patched Linux 6.1 from Debian's linux-source-6.1, boot both under
 # qemu-system-x86_64 (TCG) with kernel-patches/test/kpatch-test.c as /init,
 # compare.  The work is done by kernel-patches/build.sh; everything it makes
-# is under $(CACHE)/kernel-patches/ (outside the clone, keyed by the series).  A clean run takes 15 - 20 minutes on
-# 2 cores (two kernel builds); a second run is incremental.
+# is under $(CACHE)/kernel-patches/ (outside the clone, keyed by the series).  A clean run
+# builds two kernels (build times: kernel-patches/README.md, "Measurements"); a second run
+# is incremental.
 #
 #   make kernel-patches-build    bzImage-stock, bzImage-patched (make kernel-patches-arm64:
 #                                the patched fs/stat.o compiled for arm64's defconfig)
@@ -138,8 +139,9 @@ kernel-patches-clean:
 	bench-kernel-patches kernel-patches-clean check-kernel-patches-arm64 kernel-patches-arm64-build
 
 # `make check` runs the x86_64 pair (two kernel builds, the second on the first one's
-# objects: about 10 minutes of an idle 2-core machine, done by the warm job beside the
-# parts); `make check-all` the arm64 pair too. KERNEL_PATCHES_CHECK=no leaves both out.
+# objects, done by the warm job beside the parts; their minutes: docs/testing.md, "What
+# the parts cost"); `make check-all` the arm64 pair too. KERNEL_PATCHES_CHECK=no leaves
+# both out.
 ifneq ($(KERNEL_PATCHES_CHECK),no)
 CHECK_PARTS += check-kernel-patches
 CHECK_MORE += check-kernel-patches-arm64

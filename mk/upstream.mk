@@ -9,8 +9,8 @@
 #                              io/tst-stat, io/tst-fstatat,
 #                              static fstat-bench with strace check
 #   make check-upstream-glibc-la64  glibc 2.43 (Debian's source package) + statx
-#                              NULL-path series for loongarch64 (below; about
-#                              7 - 25 minutes fresh, 1 minute once cached)
+#                              NULL-path series for loongarch64 (below; its
+#                              times: upstream/glibc-loongarch64/README.md)
 #
 # Downloads, source trees and builds are cached under $(CACHE)/upstream/;
 # stamps make reruns cheap.  The Debian packages needed are installed with
@@ -35,9 +35,9 @@ UPSTREAM_SH  := $(UPSTREAM_TOP)/upstream/scripts
 
 check-upstream: check-upstream-musl check-upstream-glibc check-upstream-glibc-la64
 
-# `make check-all` runs each as a part of its own (CHECK_MORE): musl's four builds take
-# minutes, glibc's libc alone ('make lib' and support/others) about 15 minutes of an idle
-# 2-core machine, the loongarch64 glibc a Debian 13 chroot and two cross builds.
+# `make check-all` runs each as a part of its own (CHECK_MORE): musl's four builds,
+# glibc's libc alone ('make lib' and support/others), the loongarch64 glibc a Debian 13
+# chroot and two cross builds (their minutes: docs/testing.md, "What the parts cost").
 CHECK_MORE += check-upstream-musl check-upstream-glibc check-upstream-glibc-la64
 
 upstream-tools:
@@ -81,8 +81,8 @@ check-upstream-glibc: upstream-glibc-build
 #        private deb-src apt config (upstream/scripts/apt-private.sh; /etc/apt untouched),
 #        with the one Debian patch the tree needs to build (local-remove-manual.diff) and
 #        none of the others.  Cache $(CACHE)/glibc-la64-debian, keyed by version, sha256 and
-#        that patch.  Measured: 7 min with that entry empty on an idle host (the stock build
-#        5 min of it; 22 min under load 12 - 20), 64 s once cached.
+#        that patch.  How long that takes, empty and cached: upstream/glibc-loongarch64/README.md,
+#        "Results on glibc 2.43".
 #   GLA64_SOURCE=master: glibc's master branch, 04e750e7 (the series' base), from a tarball that
 #        only a git clone can make (glibc-la64.sh src-from-git; $(CACHE)/glibc-la64/src):
 #        without it the target says how to make one.

@@ -106,7 +106,8 @@ if [ "$arch" = arm64 ] || [ "$arch" = loong64 ]; then
 		tail -c +$((off + 1)) "$src" | head -c "$size" | $unz > "$dir/Image.tmp"
 		echo "testbed:   EFI zboot image: payload ($size bytes at $off, $comp) unpacked"
 	elif is_image "$src"; then
-		# The same file: a second name, not a second copy (27 - 37 MB).
+		# The same file: a second name, not a second copy (an uncompressed Image is
+		# tens of MB).
 		ln -f "$dir/vmlinuz-$krel" "$dir/Image.tmp" 2>/dev/null || cp "$src" "$dir/Image.tmp"
 		echo "testbed:   a plain (uncompressed) $arch Image"
 	else

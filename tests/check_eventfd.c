@@ -1171,7 +1171,8 @@ static double write_ns(int fd);
 /* A wrong measurement does not stick: costs far off either way are re-measured
  * (one flush in 16 timed while they move) and end up near the real ones. "Near":
  * below an eighth of the wrong cost, or, where a syscall is that dear already (arm64
- * under TCG on a loaded machine: 30 us), within 4 times what a write costs here. */
+ * under TCG on a loaded machine: docs/results.md, "What the limits in the code are set
+ * against"), within 4 times what a write costs here. */
 START_TEST(batch_decision_recovers)
 {
 	static struct sysshim_batch b;
@@ -1252,7 +1253,8 @@ END_TEST
  * or 8 filters are in (the kernel's limit is 32768 instructions in all). 4 times:
  * the library takes a sample within twice the stored cost for noise and then looks
  * again less often (decide.c), so a smaller change is followed only slowly; where
- * a syscall is dear already (qemu TCG of arm64: 13 us, one filter adds 8.5 us) one
+ * a syscall is dear already (qemu TCG of arm64, where one filter adds less than the
+ * write costs: docs/results.md, "What the limits in the code are set against") one
  * filter is not enough. Returns the write's cost before and after, -1 where
  * seccomp is not available, 1 where 8 filters did not make it 4 times dearer. */
 static double write_ns(int fd)

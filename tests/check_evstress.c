@@ -1196,9 +1196,10 @@ static void batch_chaos_round(struct rng *r, double secs)
 	pthread_mutexattr_init(&ma);
 	pthread_mutexattr_setpshared(&ma, PTHREAD_PROCESS_SHARED);
 	pthread_mutex_init(&c.sh->mu, &ma);
-	/* A flush may be descheduled on a loaded machine for a while (0.53 s was seen with
-	 * three TCG guests on two cores): the limit is NB_LIMIT, and the readers' long
-	 * pause, which a waiting flush would have to sit out, is longer (both scaled). */
+	/* A flush may be descheduled on a loaded machine for a while (docs/eventfd.md, "The
+	 * stress and fault harness", has the longest seen): the limit is NB_LIMIT, and the
+	 * readers' long pause, which a waiting flush would have to sit out, is longer (both
+	 * scaled). */
 	c.nb_limit = NB_LIMIT * g_scale;
 	c.pause_long = PAUSE_LONG * g_scale;
 	c.nf = 3 + rbelow(r, CFD - 2);

@@ -534,9 +534,11 @@ static void bench(int fd)
 			char n[96];
 
 			/*
-			 * The target is 1.15; under TCG the rounds vary by
-			 * about 0.05, so the check asserts 1.35 (against 3 - 4
-			 * on stock) and reports the target separately.
+			 * The target is 1.15; under TCG the median moves
+			 * from run to run (kernel-patches/README.md,
+			 * "Measurements"), so the check asserts only the
+			 * large effect, 1.35 (stock is far above it), and
+			 * reports the target separately.
 			 */
 			out("TARGET %s within 15%% of fstat: %s (%.2f)", bname[i],
 			    q <= 1.15 ? "met" : "MISSED", q);

@@ -82,7 +82,7 @@ static int uring_wins(uint64_t w, unsigned k)
 /* A timed flush comes second: the way it measures is first taken once untimed, so
  * that the losing way, which runs only when it is measured, is not timed cold (its
  * kernel paths out of the caches, and under an emulator out of the translation
- * cache: 2 - 4 times its warm cost under qemu TCG). */
+ * cache, several times its warm cost: docs/eventfd.md, "How the batch decides"). */
 static unsigned warm_up(unsigned timed)
 {
 	__atomic_store_n(&warm, timed, __ATOMIC_RELAXED);

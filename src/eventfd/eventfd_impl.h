@@ -112,7 +112,7 @@ static inline struct ss_ring *ss_ring_of(struct sysshim_batch *b)
 }
 
 /* Only non-blocking eventfds go through io_uring: blocking writes are punted to
- * kernel workers there (about 15 times a plain write). */
+ * kernel workers there, far dearer than a plain write (docs/eventfd.md, "Batches"). */
 static inline int ss_uring_eligible(const struct sysshim_batch_ent *e)
 {
 	return (e->flags & (SS_BE_NONBLOCK | SS_BE_TRIED)) == SS_BE_NONBLOCK && e->value &&

@@ -3,9 +3,9 @@
 #include "env.h"
 
 /* Whether the guard's copy pays on this machine (docs/path.md, "Measured, not
- * assumed"). A page-end path costs the kernel a fault and a byte-by-byte finish:
- * 1.9 times an ordinary stat on one Debian 12 VM, 4 - 16 times on another, nothing
- * at all under qemu-user (which reads guest strings itself). Copying costs a fixed
+ * assumed", has the figures). A page-end path costs the kernel a fault and a
+ * byte-by-byte finish, how much differs from machine to machine, and nothing at all
+ * under qemu-user (which reads guest strings itself). Copying costs a fixed
  * part and a part per 64 bytes. Both are measured in this process, the first time
  * the guard meets an unaligned path, and again every 2^SS_GUARD_EXP unaligned paths
  * after that, so a measurement that came out wrong, or a machine that changed, does
@@ -24,11 +24,12 @@
  *	bits 48-59	the scan's cost, ns, as timed in place
  *
  * Scanning costs every unaligned path something (a few ns, and where syscalls flush
- * the TLB, PTI without PCID, the first touch of the path's page: about 30 ns, 1.5%
- * of a stat), and pays only if page-end paths are common enough. So one unaligned
- * path in SS_GUARD_SAMPLE (256) is scanned (and timed: the scan's cost S, in place, TLB
- * miss included), and all of them once one of those finds a page-end path. Every
- * 2^SS_GUARD_WIN unaligned paths the window's counts decide again: scan all while
+ * the TLB, PTI without PCID, the first touch of the path's page: tens of ns, a few
+ * percent of a stat; docs/path.md, the same section), and pays only if page-end paths
+ * are common enough. So one unaligned path in SS_GUARD_SAMPLE (256) is scanned (and
+ * timed: the scan's cost S, in place, TLB miss included), and all of them once one of
+ * those finds a page-end path. Every 2^SS_GUARD_WIN unaligned paths the window's
+ * counts decide again: scan all while
  *	hits * (penalty - fixed - per64) > scans * S. */
 
 #define GM_AUTO		1

@@ -4,8 +4,8 @@
  * loads at path, path + 8, path + 16, ... whatever the alignment. When the path
  * starts unaligned, the load holding its NUL can run past the end of the page; if
  * the next page is unmapped or PROT_NONE that load faults and the kernel finishes
- * byte by byte: 7 - 37 us per stat here against 1.6 - 2.3 us (bench_path). An
- * aligned copy never crosses. */
+ * byte by byte, several times slower (bench_path's "kernel alone" line; docs/path.md,
+ * "Why alignment matters at all, and only there"). An aligned copy never crosses. */
 
 /* The smallest page size: every page boundary is a multiple of it. */
 #define GUARD_PAGE 4096

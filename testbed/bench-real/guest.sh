@@ -17,9 +17,10 @@
 # Kernel command line: BRMODE=bench|check|company BRROUNDS=N BRTRUE=N (runs of `true` per round)
 # BRSETUPS=s1,s2 (only these set-ups) BRW=w1,w2 (only these workloads)
 # BRRT=1: the other runtimes' workloads too (RT below; their root is BR_RUNTIMES=1's)
-# BRSTRACE=1: the strace round after the timed rounds (counts and call sites; about 20
-# minutes under TCG; the same userspace's counts on every kernel); BRSTRACE=2: the counts
-# of the other runtimes' workloads only (RT below), under glibc alone and the preload.
+# BRSTRACE=1: the strace round after the timed rounds (counts and call sites; slow under
+# TCG, docs/results.md, "What the limits in the code are set against"; the same
+# userspace's counts on every kernel); BRSTRACE=2: the counts of the other runtimes'
+# workloads only (RT below), under glibc alone and the preload.
 set -u
 O=/opt/bench
 SS=/opt/sysshim

@@ -8,7 +8,7 @@
 #include <linux/filter.h>
 #include <linux/seccomp.h>
 #include <sys/prctl.h>
-#include <sys/sysmacros.h>
+#include "statx_oracle.h"
 #include "testutil.h"
 
 /* Which stat syscalls the kernel has, asked at process start (before any test installs a
@@ -57,23 +57,7 @@ static long stat_from_statx(int fd, const char *p, struct stat *st, int f)
 		errno = EFAULT;
 		return -1;
 	}
-	memset(st, 0, sizeof *st);
-	st->st_dev = makedev(x.stx_dev_major, x.stx_dev_minor);
-	st->st_ino = x.stx_ino;
-	st->st_mode = x.stx_mode;
-	st->st_nlink = x.stx_nlink;
-	st->st_uid = x.stx_uid;
-	st->st_gid = x.stx_gid;
-	st->st_rdev = makedev(x.stx_rdev_major, x.stx_rdev_minor);
-	st->st_size = x.stx_size;
-	st->st_blksize = x.stx_blksize;
-	st->st_blocks = x.stx_blocks;
-	st->st_atim.tv_sec = x.stx_atime.tv_sec;
-	st->st_atim.tv_nsec = x.stx_atime.tv_nsec;
-	st->st_mtim.tv_sec = x.stx_mtime.tv_sec;
-	st->st_mtim.tv_nsec = x.stx_mtime.tv_nsec;
-	st->st_ctim.tv_sec = x.stx_ctime.tv_sec;
-	st->st_ctim.tv_nsec = x.stx_ctime.tv_nsec;
+	oracle_stat_from_statx(st, &x);
 	return 0;
 }
 

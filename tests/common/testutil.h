@@ -12,7 +12,8 @@
 
 /* The kernel, asked directly: the oracle for every test.  Where the kernel has no fstat
  * or newfstatat syscall (LoongArch before 6.11: statx only), raw_fstat and raw_fstatat ask
- * statx and convert its answer themselves (tests/common/testutil.c, said once on stderr). */
+ * statx and convert its answer with the tests' own conversion, not the library's
+ * (tests/common/statx_oracle.h; said once on stderr). */
 long raw_fstat(int fd, struct stat *st);
 long raw_fstatat(int fd, const char *p, struct stat *st, int f);
 /* 0 where the kernel has no such syscall (ENOSYS at process start). */

@@ -15,6 +15,7 @@
 #include "probe.h"
 #include "fd_order.h"
 #include "sysshim.h"
+#include "../common/statx_oracle.h"
 
 /* The C runtime: _start (arch/loongarch64/crt_arch.h), environ, errno, and what the
  * compiler may call. */
@@ -232,34 +233,6 @@ static unsigned raw_caps(void)
 
 static unsigned caps;
 
-static unsigned long mkdev(unsigned long ma, unsigned long mi)
-{
-	return ((ma & 0xfffff000UL) << 32) | ((ma & 0xfffUL) << 8) |
-	       ((mi & 0xffffff00UL) << 12) | (mi & 0xffUL);
-}
-
-/* The test's own statx -> stat conversion (not the library's). */
-static void from_statx(struct stat *st, const struct statx *x)
-{
-	memset(st, 0, sizeof *st);
-	st->st_dev = mkdev(x->stx_dev_major, x->stx_dev_minor);
-	st->st_ino = x->stx_ino;
-	st->st_mode = x->stx_mode;
-	st->st_nlink = x->stx_nlink;
-	st->st_uid = x->stx_uid;
-	st->st_gid = x->stx_gid;
-	st->st_rdev = mkdev(x->stx_rdev_major, x->stx_rdev_minor);
-	st->st_size = x->stx_size;
-	st->st_blksize = x->stx_blksize;
-	st->st_blocks = x->stx_blocks;
-	st->st_atime_sec = x->stx_atime.tv_sec;
-	st->st_atime_nsec = x->stx_atime.tv_nsec;
-	st->st_mtime_sec = x->stx_mtime.tv_sec;
-	st->st_mtime_nsec = x->stx_mtime.tv_nsec;
-	st->st_ctime_sec = x->stx_ctime.tv_sec;
-	st->st_ctime_nsec = x->stx_ctime.tv_nsec;
-}
-
 /* The reference answer for fstatat(fd, path, flag): newfstatat when the kernel has it,
  * else statx (qemu 7.2's loongarch64 has no newfstatat). */
 static long ref_fstatat(int fd, const char *p, struct stat *st, int fl)
@@ -271,7 +244,7 @@ static long ref_fstatat(int fd, const char *p, struct stat *st, int fl)
 	if (!r && ss_bad_ptr(st))
 		return -EFAULT;	/* where the kernel's copy-out would have failed */
 	if (!r)
-		from_statx(st, &x);
+		oracle_stat_from_statx(st, &x);	/* the tests' own, not the library's */
 	return r;
 }
 

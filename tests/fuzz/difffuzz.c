@@ -39,6 +39,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "../common/statx_oracle.h"
+
 /* ---------------------------------------------------------------- the table */
 
 enum { R_INT };
@@ -881,28 +883,16 @@ static int denied_errno(void)
 }
 static int (*g_fxstat)(int, int, struct stat *);
 
+/* The statx emulation's answer for a struct stat: the tests' own conversion
+ * (tests/common/statx_oracle.h) into the C library's struct statx, whose layout is the
+ * kernel's as far as it goes. */
+_Static_assert(sizeof(struct statx) == sizeof(struct kstx), "struct statx is the kernel's");
+
 static void st_to_kstx(struct kstx *x, const struct stat *st)
 {
-	memset(x, 0, sizeof *x);
-	x->mask = X_BASIC;
-	x->blksize = st->st_blksize;
-	x->nlink = st->st_nlink;
-	x->uid = st->st_uid;
-	x->gid = st->st_gid;
-	x->mode = st->st_mode;
-	x->ino = st->st_ino;
-	x->size = st->st_size;
-	x->blocks = st->st_blocks;
-	x->atime.tv_sec = st->st_atim.tv_sec;
-	x->atime.tv_nsec = st->st_atim.tv_nsec;
-	x->mtime.tv_sec = st->st_mtim.tv_sec;
-	x->mtime.tv_nsec = st->st_mtim.tv_nsec;
-	x->ctime.tv_sec = st->st_ctim.tv_sec;
-	x->ctime.tv_nsec = st->st_ctim.tv_nsec;
-	x->rdev_major = major(st->st_rdev);
-	x->rdev_minor = minor(st->st_rdev);
-	x->dev_major = major(st->st_dev);
-	x->dev_minor = minor(st->st_dev);
+	struct statx sx;
+	oracle_statx_from_stat(&sx, st);
+	memcpy(x, &sx, sizeof *x);
 }
 
 /* The statx emulation's contract (statx denied): EINVAL for both sync bits or reserved

@@ -15,6 +15,7 @@ set -eu
 : "${GL:?}" "${CACHE:?}" "${TOP:?}"
 S=$TOP/upstream/scripts
 P=$TOP/upstream/glibc-loongarch64
+BENCH_SRC=upstream/glibc/test/fstat-bench.c
 SOURCE=${GLA64_SOURCE:-debian}
 COMMIT=04e750e75b73957cf1c791535a3f4319534a52fc
 case $SOURCE in
@@ -250,7 +251,7 @@ build() {
 tests() {
 	v=$1; build "$v"
 	B=$GL/build-$v
-	key="$(cat "$B/.sysshim-ok") $(cat "$P"/test/*.c | sha256sum | cut -c1-12)"
+	key="$(cat "$B/.sysshim-ok") $(cat "$P"/test/*.c "$TOP/$BENCH_SRC" | sha256sum | cut -c1-12)"
 	if [ -f "$B/.sysshim-tests" ] && [ "$(cat "$B/.sysshim-tests")" = "$key" ]; then
 		log "tests $v: cached"; return 0
 	fi
@@ -263,12 +264,13 @@ tests() {
 		in_chroot "$v" "cd /gl/src/io && nice -n 15 make -j$JOBS objdir=/gl/build run-built-tests=no $objs" \
 			>"$B/tests.log" 2>&1 || { tail -30 "$B/tests.log"; fail "building the tests failed ($v)"; }
 	fi
-	in_chroot "$v" "cd /gl/build && for p in fstat-bench; do
-		$LACC -O2 -Wall -static -nostdlib -nostartfiles \
-		  -o /gl/build/\$p-static \
+	# The benchmark is upstream/glibc's, one source for both beds (built for
+	# loongarch64 it times the statx forms).
+	in_chroot "$v" "cd /gl/build && $LACC -O2 -Wall -static -nostdlib -nostartfiles \
+		  -o /gl/build/fstat-bench-static \
 		  csu/crt1.o csu/crti.o \$(loongarch64-linux-gnu-gcc-14 -print-file-name=crtbeginT.o) \
-		  /gl/test/\$p.c /gl/test/popcount.c -Wl,--start-group libc.a -lgcc -lgcc_eh -Wl,--end-group \
-		  \$(loongarch64-linux-gnu-gcc-14 -print-file-name=crtend.o) csu/crtn.o || exit 1; done" \
+		  /gl/top/$BENCH_SRC /gl/test/popcount.c -Wl,--start-group libc.a -lgcc -lgcc_eh -Wl,--end-group \
+		  \$(loongarch64-linux-gnu-gcc-14 -print-file-name=crtend.o) csu/crtn.o" \
 		>>"$B/tests.log" 2>&1 || { tail -30 "$B/tests.log"; fail "linking the benchmark failed ($v)"; }
 	if [ "$v" = patched ]; then
 		# Static copies of the test programs for the booted kernels (whose

@@ -55,7 +55,8 @@ tree() {
 # from the guest's Debian 12), the gconv modules and the programs.
 # 'support/others' builds libsupport for 'make test'.
 TARGETS="lib support/others"
-# No -g (glibc's default CFLAGS are -g -O2): the same code, about 15% less to compile.
+# No -g (glibc's default CFLAGS are -g -O2): the same code, less to compile
+# (docs/results.md, "What the limits in the code are set against").
 CONFIG="--prefix=/usr --disable-werror CFLAGS=-O2"
 KEY="$PSUM $CONFIG / $TARGETS"
 
