@@ -35,7 +35,7 @@ BR_PKGS = python3 git sqlite3 tar findutils coreutils make gcc libc6-dev strace 
 	$(BR_COMPANY_PKGS) $(if $(BR_RT),ripgrep fd-find gdu nodejs openjdk-17-jre-headless)
 # What tests/company.sh runs sysshim beside (make check-company): the Debian packages that
 # interpose the stat family, and libseccomp for its filters.
-BR_COMPANY_PKGS = fakeroot pseudo fakechroot faketime umockdev checkinstall libseccomp2
+BR_COMPANY_PKGS = fakeroot pseudo fakechroot faketime umockdev checkinstall libuid-wrapper libseccomp2
 BR_KEY := $(shell echo "bookworm minbase 1 $(strip $(BR_PKGS))" | sha256sum | cut -c1-12)
 BR_ROOT = $(CACHE)/bench-real/rootfs-$(BR_KEY)
 BR_GLIBC ?= $(CACHE)/upstream/glibc/build

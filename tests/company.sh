@@ -56,6 +56,7 @@ mkdir -p "$HELP" 2>/dev/null
 C=$here/company
 helper "$HELP/filter" "$C/filter.c" -lseccomp && helper "$HELP/late" "$C/late.c" -lseccomp &&
 	helper "$HELP/showstat" "$C/showstat.c" && helper "$HELP/dupenv" "$C/dupenv.c" &&
+	helper "$HELP/callsys" "$C/callsys.c" &&
 	helper "$HELP/legacy" "$here/preload/legacy.c" ||
 	{ bad "the helper programs (tests/company/*.c) do not build"; finish; }
 [ -e "$top/$B/lib/libsysshim.a" ] &&
@@ -181,15 +182,25 @@ if want interposers; then
 		same faketime around "run first last" -- WAY faketime "$T" sh -c \
 			'cd "$1" && touch -h g && stat -c "%n %Y %s" g && date +%s' - "$wd"
 	fi
-	if have umockdev-run; then
-		printf 'P: /devices/company\nN: company\nE: SUBSYSTEM=company\nA: idVendor=0815\n' \
-			>"$tmp/dev.umockdev"
+	printf 'P: /devices/company\nN: company\nE: SUBSYSTEM=company\nA: idVendor=0815\n' \
+		>"$tmp/dev.umockdev"
+	# umockdev's testbed needs pseudo-terminals (/dev/pts) to make its device nodes.
+	if have umockdev-run && umockdev-run -d "$tmp/dev.umockdev" -- true >/dev/null 2>&1; then
 		same umockdev inside "$WAYS" -- umockdev-run -d "$tmp/dev.umockdev" -- WAY \
 			"$HELP/showstat" /sys/devices/company/idVendor /sys/devices/company
 		same umockdev around "run first last" -- WAY umockdev-run -d "$tmp/dev.umockdev" -- \
 			"$HELP/showstat" /sys/devices/company/idVendor /sys/devices/company
 	fi
+	# syscall() and prctl() go on to their next definition: uid_wrapper's syscall()
+	# fakes the uid; the C library's answers as it does.
+	same syscall-prctl plain "$WAYS" -- WAY "$HELP/callsys"
+	uw=$(ls /usr/lib/*/libuid_wrapper.so 2>/dev/null | head -1)
+	if [ -n "$uw" ]; then
+		same uid_wrapper inside "$WAYS" -- as_user env UID_WRAPPER=1 UID_WRAPPER_ROOT=1 LD_PRELOAD="$uw" \
+			WAY "$HELP/callsys"
+	fi
 	if have installwatch; then
+		mkdir -p "$wd/iw"
 		same installwatch inside "$WAYS" -- installwatch -r "$wd/iw" -o "$wd/iw.log" WAY \
 			"$HELP/legacy" /etc/hostname
 	fi
