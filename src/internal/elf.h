@@ -3,8 +3,8 @@
 
 /* The parts of the 64-bit ELF format sysshim reads: the vDSO's symbol table (clock.c),
  * and the header, program headers and notes of the command sysshim-run is about to
- * run (programs/sysshim-run.c). The arch's own e_machine is ARCH_ELF_MACHINE, in
- * arch/<arch>/elf_arch.h. */
+ * run (programs/sysshim-run/elfread.c). The arch's own e_machine is ARCH_ELF_MACHINE,
+ * in arch/<arch>/elf_arch.h. */
 
 #include <stdint.h>
 
