@@ -94,7 +94,7 @@ $(B)/bin/sysshim-probe: programs/sysshim-probe.c $(B)/lib/libsysshim.a
 # `make install libdir=...` rebuilds it. No sanitizer, no stack protector (both call into a
 # libc), no fortify (no libc headers): the flags are RUN_CFLAGS and what else CFLAGS holds.
 # Each source is compiled apart, into $(B)/runobj/ (with its dependency file), then linked.
-RUN_CFLAGS = -std=c11 -ffreestanding -fPIE -fvisibility=hidden -fno-stack-protector \
+RUN_CFLAGS = -std=c11 -ffreestanding -fPIE -fvisibility=hidden -fno-stack-protector -ffunction-sections \
 	$(if $(findstring clang,$(CC)),,-fno-tree-loop-distribute-patterns) -Wall -Wextra -Wno-unused-parameter $(SRC_INC) \
 	$(filter-out -fsanitize% -fno-sanitize% -fstack-protector% -D_FORTIFY_SOURCE% -Wdate-time,$(CFLAGS))
 RUN_DEFS = -DSYSSHIM_LIBDIR='"$(libdir)"' -DSYSSHIM_SONAME='"$(SONAME)"' -DSYSSHIM_VERSION='"$(VERSION)"'
@@ -109,7 +109,8 @@ $(B)/runobj/%.o: %.c $(B)/run-libdir
 
 $(B)/bin/sysshim-run: $(RUN_OBJS)
 	@mkdir -p $(dir $@)
-	$(CC) $(RUN_CFLAGS) -nostdlib -static-pie -Wl,-z,relro,-z,now,-z,noexecstack -o $@.tmp $(RUN_OBJS)
+	$(CC) $(RUN_CFLAGS) -nostdlib -static-pie -Wl,-z,relro,-z,now,-z,noexecstack,--gc-sections -o $@.tmp \
+		$(RUN_OBJS)
 	@if $(READELF) -rW $@.tmp | grep -q 'R_'; then \
 		echo "sysshim-run: it has relocations, and nothing would apply them:"; \
 		$(READELF) -rW $@.tmp; rm -f $@.tmp; exit 1; fi
