@@ -144,3 +144,117 @@ int elf_go_note(struct elf_file *f, const struct elf_info *h, int may_read)
 	}
 	return 0;
 }
+
+/* ---- the dynamic section */
+/* The file offset of address ADDR, through the PT_LOAD whose file bytes hold it, and in
+ * *ROOM how many of them follow; -1 where none holds it. */
+static int64_t file_offset(const struct elf_info *h, uint64_t addr, uint64_t *room)
+{
+	for (unsigned i = 0; i < h->loads; i++) {
+		const struct elf_seg *l = &h->load[i];
+		uint64_t rel = addr - l->vaddr, off = l->off + rel;
+		if (addr < l->vaddr || rel >= l->filesz || off < l->off || (int64_t)off < 0)
+			continue;
+		*room = l->filesz - rel;
+		return (int64_t)off;
+	}
+	return -1;
+}
+
+static struct dyn dyn_at(const unsigned char *p, unsigned i)
+{
+	struct dyn d;
+	__builtin_memcpy(&d, p + (size_t)i * sizeof d, sizeof d);
+	return d;
+}
+
+/* The string table of the N entries at P: its file offset into *OFF and its size (its
+ * DT_STRSZ, cut at its segment's end) into *SIZE. 0, or -1 where it is not in the file. */
+static int strtab(const struct elf_info *h, const unsigned char *p, unsigned n, uint64_t *off,
+		  uint64_t *size)
+{
+	uint64_t addr = 0, sz = UINT64_MAX, room = 0;
+	int found = 0;
+	for (unsigned i = 0; i < n; i++) {
+		struct dyn d = dyn_at(p, i);
+		if (d.tag == DT_NULL)
+			break;
+		if (d.tag == DT_STRTAB)
+			addr = d.val, found = 1;
+		else if (d.tag == DT_STRSZ)
+			sz = d.val;
+	}
+	int64_t o = found ? file_offset(h, addr, &room) : -1;
+	if (o < 0)
+		return -1;
+	*off = (uint64_t)o, *size = sz < room ? sz : room;
+	return 0;
+}
+
+/* Bytes at file offset POS that are at hand (the first page, the window): how many, at
+ * most MAX, into *N. */
+static const unsigned char *at_hand(const struct elf_file *f, uint64_t pos, uint64_t max,
+				    uint64_t *n)
+{
+	const unsigned char *b = f->page;
+	uint64_t off = 0, len = f->page_n;
+	if (!(pos >= off && pos < off + len))
+		b = f->win, off = f->win_off, len = f->win_n;
+	if (!(pos >= off && pos - off < len))
+		return 0;
+	*n = len - (pos - off) < max ? len - (pos - off) : max;
+	return b + (pos - off);
+}
+
+/* NAME from the bytes at P, N of them at most: 0, or -1 where they hold no 0. */
+static int copy_name(char name[256], const unsigned char *p, uint64_t n)
+{
+	for (uint64_t i = 0; i < n; i++)
+		if (!(name[i] = (char)p[i]))
+			return 0;
+	return -1;
+}
+
+/* The name at offset V of the string table (file offset STR, SIZE bytes) into NAME: 0,
+ * or -1 where it is outside the table or not ended within 256 bytes. From the bytes at
+ * hand, else one pread into NAME (not the window: it holds the dynamic entries). */
+static int needed_name(const struct elf_file *f, uint64_t str, uint64_t size, uint64_t v,
+		       char name[256])
+{
+	if (v >= size || str + v < str || (int64_t)(str + v) < 0)
+		return -1;
+	uint64_t pos = str + v, max = size - v < 256 ? size - v : 256, n = 0;
+	const unsigned char *p = at_hand(f, pos, max, &n);
+	if (p && !copy_name(name, p, n))
+		return 0;
+	if (p && n == max)
+		return -1;
+	long r = __syscall(SYS_pread64, f->fd, name, max, (long)pos);
+	return r > 0 ? copy_name(name, (const unsigned char *)name, (uint64_t)r) : -1;
+}
+
+int elf_needed(struct elf_file *f, const struct elf_info *h,
+	       int (*want)(const char *name, void *arg), void *arg)
+{
+	if (!h->has_dynamic)
+		return 0;
+	uint64_t len = h->dynamic.filesz < PAGE ? h->dynamic.filesz : PAGE, str, size;
+	len -= len % sizeof(struct dyn);
+	const unsigned char *p = len ? bytes_at(f, h->dynamic.off, len, 1) : 0;
+	unsigned n = (unsigned)(len / sizeof(struct dyn));
+	if (!p || strtab(h, p, n, &str, &size))
+		return -1;
+	for (unsigned i = 0; i < n; i++) {
+		struct dyn d = dyn_at(p, i);
+		char name[256];
+		if (d.tag == DT_NULL)
+			break;
+		if (d.tag != DT_NEEDED)
+			continue;
+		if (needed_name(f, str, size, d.val, name))
+			return -1;
+		if (want(name, arg))
+			return 1;
+	}
+	return 0;
+}

@@ -6,8 +6,8 @@
  *   elf_read     the ELF header, then ONE pass over the program headers that keeps
  *                PT_INTERP, PT_DYNAMIC, the PT_NOTEs and the PT_LOADs, then the
  *                interpreter's name where its bytes are at hand;
- *   elf_go_note  the notes: whether one is Go's build-ID note.
- * (PT_DYNAMIC and the PT_LOADs are kept for what reads the dynamic section.)
+ *   elf_go_note  the notes: whether one is Go's build-ID note;
+ *   elf_needed   the dynamic section: whether a DT_NEEDED name satisfies a test.
  * Bytes come from the first page, which the caller has read, or from a pread of a page
  * where they lie beyond it. Every offset, size and count is checked before use: a
  * malformed file gets an answer ("cannot tell"), never a read outside a buffer.
@@ -73,5 +73,11 @@ enum elf_status elf_read(struct elf_file *f, struct elf_info *h);
 /* Whether a PT_NOTE of H holds Go's build-ID note (name "Go", type 4). A note segment
  * whose first page is not at hand is read only where MAY_READ. */
 int elf_go_note(struct elf_file *f, const struct elf_info *h, int may_read);
+/* Whether a DT_NEEDED name of H satisfies WANT(name, arg), in the dynamic section's
+ * order: 1; 0 where none does (or there is no PT_DYNAMIC); -1 where the dynamic
+ * section or a name cannot be read (outside the file or the PT_LOADs, or a name not
+ * ended within 256 bytes). At most a page of dynamic entries is read. */
+int elf_needed(struct elf_file *f, const struct elf_info *h,
+	       int (*want)(const char *name, void *arg), void *arg);
 
 #endif
