@@ -1,6 +1,6 @@
 /* sysshim-run: runs a command with libsysshim preloaded where that can pay, else
  * untouched. What it decides, what it reads of the command and what the command gets
- * are in its manual page, man/sysshim-run.1.
+ * are written once, in its manual page, man/sysshim-run.1; --help sums that up.
  *
  * It runs before every command it wraps, so it is one small static PIE that links no
  * libc and has no relocations at all (the Makefile checks): nothing applies them. It
@@ -34,25 +34,16 @@ static void usage(int fd)
 {
 	SS_OUT(o);
 	__ss_put(&o, "usage: sysshim-run [-v] [--always|--never|--auto] [--] COMMAND [ARGS...]\n"
-		     "Runs COMMAND with " SYSSHIM_SONAME " preloaded where it can pay:\n"
-		     "  - a sandbox refuses statx with EPERM (glibc does not fall back: ls and stat fail); or\n"
-		     "  - the kernel lacks the empty-path fast path: newfstatat(fd, \"\", AT_EMPTY_PATH), which\n"
-		     "    glibc 2.33-2.38 uses for fstat(), costs 1.5 times fstat(fd) or more: measured once\n"
-		     "    per boot (a kernel that accepts a NULL path, Linux 6.11+, has the fast path).\n"
-		     "Otherwise COMMAND runs untouched: the preload costs every process start time.\n"
-		     "Where it would preload, it reads COMMAND first (its first page) and runs it untouched\n"
-		     "if it is set-user/group-ID, static, a Go program, or built for another class or\n"
-		     "machine (the library cannot reach it or gains nothing); a #! script as before.\n");
-	__ss_flush(&o, fd);
-	__ss_put(&o, "  --always, --never, --auto   force the choice (default: SYSSHIM_RUN, else auto)\n"
-		     "  -v, --verbose               say on stderr what was decided and why, and what\n"
-		     "                              COMMAND is\n"
+		     "Runs COMMAND with " SYSSHIM_SONAME " preloaded where that can pay (a kernel\n"
+		     "without the empty-path fast path, timed once per boot; a sandbox that refuses\n"
+		     "statx with EPERM), else untouched; untouched too where the library cannot\n"
+		     "reach it (static, set-ID, Go and other machines' programs).\n"
+		     "  --always, --never, --auto   force the choice (default: SYSSHIM_RUN, else auto)\n"
+		     "  -v, --verbose               say on stderr what was decided and why\n"
 		     "  --measure                   print the two calls' costs here now, and exit\n"
 		     "  -h, --help, --version       this text; the version\n"
-		     "Environment: SYSSHIM_RUN=always|never|auto, SYSSHIM_LIB (the library file),\n"
-		     "  SYSSHIM_RUN_CACHE (the per-boot measurement file), SYSSHIM_RUN_RATIO (1.5).\n"
-		     "Exit status: COMMAND's; 125 bad usage; 126 COMMAND cannot be run; 127 COMMAND (or\n"
-		     "  the library, where it is to be preloaded) not found.\n");
+		     "Exit status: COMMAND's; 125 bad usage; 126 COMMAND cannot be run; 127 not found.\n"
+		     "The rules, the environment and the files: man sysshim-run\n");
 	__ss_flush(&o, fd);
 }
 
