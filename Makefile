@@ -93,22 +93,29 @@ $(B)/bin/sysshim-probe: programs/sysshim-probe.c $(B)/lib/libsysshim.a
 	$(CC) $(CFLAGS) -Wall -Iinclude $(DEPFLAGS) -o $@ $< $(B)/lib/libsysshim.a
 
 # sysshim-run runs before every command it wraps, so it loads nothing: a static PIE with no
-# libc (the library's raw syscalls, arch/$(ARCH)/crt_arch.h) and no relocations, which the
-# link is checked for (nothing would apply them). The libdir it looks in is compiled in:
-# $(B)/run-libdir remembers it, so `make install libdir=...` rebuilds it. No sanitizer, no
-# stack protector (both call into a libc), no fortify (no libc headers): the flags are
-# RUN_CFLAGS and what else CFLAGS holds.
-RUN_CFLAGS = -std=c11 -ffreestanding -fPIE -fvisibility=hidden -fno-stack-protector \
+# libc (the library's raw syscalls, the runtime the library shares, src/internal/rt.c, and
+# arch/$(ARCH)/crt_arch.h) and no relocations, which the link is checked for (nothing would
+# apply them). The libdir it looks in is compiled in: $(B)/run-libdir remembers it, so
+# `make install libdir=...` rebuilds it. No sanitizer, no stack protector (both call into a
+# libc), no fortify (no libc headers): the flags are RUN_CFLAGS and what else CFLAGS holds.
+# Each source is compiled apart, into $(B)/runobj/ (with its dependency file), then linked.
+RUN_CFLAGS = -std=c11 -ffreestanding -fPIE -fvisibility=hidden -fno-stack-protector -ffunction-sections \
 	$(if $(findstring clang,$(CC)),,-fno-tree-loop-distribute-patterns) -Wall -Wextra -Wno-unused-parameter $(SRC_INC) \
 	$(filter-out -fsanitize% -fno-sanitize% -fstack-protector% -D_FORTIFY_SOURCE% -Wdate-time,$(CFLAGS))
+RUN_DEFS = -DSYSSHIM_LIBDIR='"$(libdir)"' -DSYSSHIM_SONAME='"$(SONAME)"' -DSYSSHIM_VERSION='"$(VERSION)"'
+RUN_SRCS = $(sort $(wildcard programs/sysshim-run/*.c)) src/internal/rt.c
+RUN_OBJS = $(RUN_SRCS:%.c=$(B)/runobj/%.o)
 $(B)/run-libdir: FORCE
 	@mkdir -p $(dir $@) && echo '$(libdir)' | cmp -s - $@ || echo '$(libdir)' > $@
 
-$(B)/bin/sysshim-run: programs/sysshim-run.c $(B)/run-libdir
+$(B)/runobj/%.o: %.c $(B)/run-libdir
 	@mkdir -p $(dir $@)
-	$(CC) $(RUN_CFLAGS) $(DEPFLAGS) -DSYSSHIM_LIBDIR='"$(libdir)"' -DSYSSHIM_SONAME='"$(SONAME)"' \
-		-DSYSSHIM_VERSION='"$(VERSION)"' -nostdlib -static-pie \
-		-Wl,-z,relro,-z,now,-z,noexecstack -o $@.tmp $<
+	$(CC) $(RUN_CFLAGS) $(RUN_DEFS) $(DEPFLAGS) -c -o $@ $<
+
+$(B)/bin/sysshim-run: $(RUN_OBJS)
+	@mkdir -p $(dir $@)
+	$(CC) $(RUN_CFLAGS) -nostdlib -static-pie -Wl,-z,relro,-z,now,-z,noexecstack,--gc-sections -o $@.tmp \
+		$(RUN_OBJS)
 	@if $(READELF) -rW $@.tmp | grep -q 'R_'; then \
 		echo "sysshim-run: it has relocations, and nothing would apply them:"; \
 		$(READELF) -rW $@.tmp; rm -f $@.tmp; exit 1; fi
@@ -145,7 +152,8 @@ deps-check:
 
 include $(sort $(wildcard mk/*.mk))
 # The dependency files written so far (none before the first build); mk/*.mk add theirs.
-DEP_FILES += $(wildcard $(B)/obj/src/*/*.d $(B)/bin/*.d)
+# (A $(B)/bin/sysshim-run.d is a single-file sysshim-run's, left over: not read.)
+DEP_FILES += $(wildcard $(B)/obj/src/*/*.d $(B)/bin/sysshim-probe.d $(B)/runobj/*/*/*.d)
 -include $(DEP_FILES)
 
 # The order the parts run in (tools/check-parts.sh): each part's inputs are built by the

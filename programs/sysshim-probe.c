@@ -48,74 +48,101 @@ static const struct {
 	{ SYSSHIM_CAP_STATX_NULL, "statx_null", "statx(fd, NULL, AT_EMPTY_PATH)" },
 };
 
-int main(int argc, char **argv)
-{
+/* What the probe found, and what each call uses. */
+struct found {
 	struct utsname u;
 	struct sysshim_info in;
+	struct sysshim_batch_info bi;
+	const char *fd, *path, *empty, *sx;
+};
+
+static const char *const bmode[] = { "auto", "uring", "plain" };
+
+static void find(struct found *f)
+{
+	uname(&f->u);
+	sysshim_info(&f->in);
+	f->fd = sysshim_strategy_name(f->in.fstat_strategy);
+	f->path = f->in.path_via_statx ? "statx" : "newfstatat";
+	f->empty = f->in.fstat_strategy == SYSSHIM_S_FSTAT &&
+		!(f->in.caps & (SYSSHIM_CAP_NEWFSTATAT_NULL | SYSSHIM_CAP_STATX_NULL)) ? f->fd : f->path;
+	f->sx = f->in.caps & SYSSHIM_CAP_STATX ? "statx" : "emulated (fstatat)";
+	batch_measure(&f->bi);
+}
+
+static void print_json(const struct found *f)
+{
+	const struct sysshim_batch_info *bi = &f->bi;
+	printf("{\"kernel\": \"%s\", \"arch\": \"%s\", \"caps\": {", f->u.release, f->u.machine);
+	for (unsigned i = 0; i < sizeof caps / sizeof *caps; i++)
+		printf("%s\"%s\": %s", i ? ", " : "", caps[i].name,
+		       f->in.caps & caps[i].bit ? "true" : "false");
+	printf("}, \"forced\": \"%s\", \"strategy\": {\"fstat\": \"%s\", "
+	       "\"fstatat_empty_path\": \"%s\", \"stat\": \"%s\", \"lstat\": \"%s\", "
+	       "\"fstatat\": \"%s\", \"statx\": \"%s\"}, ",
+	       sysshim_strategy_name(f->in.forced), f->fd, f->empty, f->path, f->path, f->path, f->sx);
+	printf("\"batch\": {\"mode\": \"%s\", \"uring\": %s, \"calibrated\": %s, "
+	       "\"plain_ns\": %u, \"uring_enter_ns\": %u, \"uring_write_ns\": %u, "
+	       "\"crossover\": %u, \"way_16\": \"%s\", \"interval\": %u, "
+	       "\"clock\": \"%s\", \"clock_ns\": %u}}\n",
+	       bmode[bi->mode], bi->uring ? "true" : "false", bi->calibrated ? "true" : "false",
+	       bi->plain_ns, bi->uring_enter_ns, bi->uring_write_ns, bi->crossover,
+	       batch_way(bi, 16), bi->interval,
+	       bi->clock == SYSSHIM_CLOCK_VDSO ? "vdso" : bi->clock == SYSSHIM_CLOCK_COARSE ? "coarse" : "syscall",
+	       bi->clock_ns);
+}
+
+static void print_calls(const struct found *f)
+{
+	printf("kernel   %s %s\n", f->u.sysname, f->u.release);
+	printf("arch     %s\n", f->u.machine);
+	printf("probe:\n");
+	for (unsigned i = 0; i < sizeof caps / sizeof *caps; i++)
+		printf("  %-40s %s\n", caps[i].what,
+		       f->in.caps & caps[i].bit ? "yes" : "no");
+	if (f->in.forced)
+		printf("forced   SYSSHIM_STRATEGY=%s\n", sysshim_strategy_name(f->in.forced));
+	printf("calls:\n");
+	printf("  %-40s %s\n", "fstat(fd)", f->fd);
+	printf("  %-40s %s\n", "fstatat(fd, \"\", AT_EMPTY_PATH)", f->empty);
+	printf("  %-40s %s\n", "stat, lstat, fstatat(fd, path)", f->path);
+	printf("  %-40s %s\n", "statx", f->sx);
+}
+
+static void print_batch(const struct sysshim_batch_info *bi)
+{
+	printf("eventfd batch (measured by 64 flushes of 16 eventfds here; SYSSHIM_BATCH=%s):\n",
+	       bmode[bi->mode]);
+	printf("  %-40s %s\n", "io_uring", bi->uring ? "usable" : "not usable");
+	printf("  %-40s %u ns\n", "write(2), each", bi->plain_ns);
+	printf("  %-40s %u ns + %u ns per write\n", "io_uring_enter", bi->uring_enter_ns,
+	       bi->uring_write_ns);
+	if (bi->crossover)
+		printf("  %-40s from %u eventfds on\n", "io_uring cheaper", bi->crossover);
+	else
+		printf("  %-40s %s\n", "io_uring cheaper", bi->calibrated ? "never" : "not measured");
+	printf("  %-40s %s\n", "a flush of 16 uses", batch_way(bi, 16));
+	printf("  %-40s %s, %u ns per read; re-measured every %u flushes\n", "clock",
+	       bi->clock == SYSSHIM_CLOCK_VDSO ? "vDSO" :
+	       bi->clock == SYSSHIM_CLOCK_COARSE ? "coarse (ticks by jiffies: nothing timed, plain writes)" :
+	       "syscall", bi->clock_ns, bi->interval);
+}
+
+int main(int argc, char **argv)
+{
+	struct found f;
 	int json = argc > 1 && !strcmp(argv[1], "--json");
 
 	if (argc > 1 && !json) {
 		fprintf(stderr, "usage: sysshim-probe [--json]\n");
 		return 2;
 	}
-	uname(&u);
-	sysshim_info(&in);
-	const char *fd = sysshim_strategy_name(in.fstat_strategy);
-	const char *path = in.path_via_statx ? "statx" : "newfstatat";
-	const char *empty = in.fstat_strategy == SYSSHIM_S_FSTAT &&
-		!(in.caps & (SYSSHIM_CAP_NEWFSTATAT_NULL | SYSSHIM_CAP_STATX_NULL)) ? fd : path;
-	const char *sx = in.caps & SYSSHIM_CAP_STATX ? "statx" : "emulated (fstatat)";
-	struct sysshim_batch_info bi;
-	static const char *const bmode[] = { "auto", "uring", "plain" };
-	batch_measure(&bi);
-
+	find(&f);
 	if (json) {
-		printf("{\"kernel\": \"%s\", \"arch\": \"%s\", \"caps\": {", u.release, u.machine);
-		for (unsigned i = 0; i < sizeof caps / sizeof *caps; i++)
-			printf("%s\"%s\": %s", i ? ", " : "", caps[i].name,
-			       in.caps & caps[i].bit ? "true" : "false");
-		printf("}, \"forced\": \"%s\", \"strategy\": {\"fstat\": \"%s\", "
-		       "\"fstatat_empty_path\": \"%s\", \"stat\": \"%s\", \"lstat\": \"%s\", "
-		       "\"fstatat\": \"%s\", \"statx\": \"%s\"}, ",
-		       sysshim_strategy_name(in.forced), fd, empty, path, path, path, sx);
-		printf("\"batch\": {\"mode\": \"%s\", \"uring\": %s, \"calibrated\": %s, "
-		       "\"plain_ns\": %u, \"uring_enter_ns\": %u, \"uring_write_ns\": %u, "
-		       "\"crossover\": %u, \"way_16\": \"%s\", \"interval\": %u, "
-		       "\"clock\": \"%s\", \"clock_ns\": %u}}\n",
-		       bmode[bi.mode], bi.uring ? "true" : "false", bi.calibrated ? "true" : "false",
-		       bi.plain_ns, bi.uring_enter_ns, bi.uring_write_ns, bi.crossover,
-		       batch_way(&bi, 16), bi.interval,
-		       bi.clock == SYSSHIM_CLOCK_VDSO ? "vdso" : bi.clock == SYSSHIM_CLOCK_COARSE ? "coarse" : "syscall",
-		       bi.clock_ns);
+		print_json(&f);
 		return 0;
 	}
-	printf("kernel   %s %s\n", u.sysname, u.release);
-	printf("arch     %s\n", u.machine);
-	printf("probe:\n");
-	for (unsigned i = 0; i < sizeof caps / sizeof *caps; i++)
-		printf("  %-40s %s\n", caps[i].what,
-		       in.caps & caps[i].bit ? "yes" : "no");
-	if (in.forced)
-		printf("forced   SYSSHIM_STRATEGY=%s\n", sysshim_strategy_name(in.forced));
-	printf("calls:\n");
-	printf("  %-40s %s\n", "fstat(fd)", fd);
-	printf("  %-40s %s\n", "fstatat(fd, \"\", AT_EMPTY_PATH)", empty);
-	printf("  %-40s %s\n", "stat, lstat, fstatat(fd, path)", path);
-	printf("  %-40s %s\n", "statx", sx);
-	printf("eventfd batch (measured by 64 flushes of 16 eventfds here; SYSSHIM_BATCH=%s):\n",
-	       bmode[bi.mode]);
-	printf("  %-40s %s\n", "io_uring", bi.uring ? "usable" : "not usable");
-	printf("  %-40s %u ns\n", "write(2), each", bi.plain_ns);
-	printf("  %-40s %u ns + %u ns per write\n", "io_uring_enter", bi.uring_enter_ns,
-	       bi.uring_write_ns);
-	if (bi.crossover)
-		printf("  %-40s from %u eventfds on\n", "io_uring cheaper", bi.crossover);
-	else
-		printf("  %-40s %s\n", "io_uring cheaper", bi.calibrated ? "never" : "not measured");
-	printf("  %-40s %s\n", "a flush of 16 uses", batch_way(&bi, 16));
-	printf("  %-40s %s, %u ns per read; re-measured every %u flushes\n", "clock",
-	       bi.clock == SYSSHIM_CLOCK_VDSO ? "vDSO" :
-	       bi.clock == SYSSHIM_CLOCK_COARSE ? "coarse (ticks by jiffies: nothing timed, plain writes)" :
-	       "syscall", bi.clock_ns, bi.interval);
+	print_calls(&f);
+	print_batch(&f.bi);
 	return 0;
 }

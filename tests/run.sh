@@ -9,7 +9,10 @@
 # static one, set-user-ID and set-group-ID copies, Go programs (Debian's gdu, cgo, and
 # shfmt, static) and crafted ELF files of another class or machine run untouched; scripts
 # as before. What reached the command's execve is read with strace -v; what sysshim-run
-# does before it, with strace too. Prints "sysshim-run: N passed, N failed".
+# does before it, with strace too. The ELF reader alone (tests/run/needed.c, under ASan
+# and UBSan where the compiler has them): the DT_NEEDED walk on real and crafted files,
+# malformed ones, and a few thousand files with bytes changed where it looks.
+# Prints "sysshim-run: N passed, N failed".
 B=${B:-build}
 CC=${CC:-cc}
 top=$(pwd)
@@ -32,6 +35,15 @@ helper "$showenv" tests/run/showenv.c
 helper "$showenv-static" tests/run/showenv.c -static
 mkelf=$top/$B/tests/run-mkelf
 helper "$mkelf" tests/run/mkelf.c
+# The reader is built each time (it is small): its sources are sysshim-run's.
+needed=$top/$B/tests/run-needed
+nsrc="-Iprograms/sysshim-run -Iarch/$(uname -m) -Iarch/generic -Isrc/internal tests/run/needed.c programs/sysshim-run/elfread.c"
+if $CC -O1 -g -Wall -fsanitize=address,undefined -fno-sanitize-recover=all -o "$needed" $nsrc 2>/dev/null; then
+	nsan="under ASan and UBSan"
+else
+	nsan="without sanitizers (the compiler has none)"
+	$CC -O2 -Wall -o "$needed" $nsrc || { echo "sysshim-run: 0 passed, 1 failed"; exit 1; }
+fi
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 export SYSSHIM_RUN_CACHE=$tmp/cache
@@ -288,6 +300,44 @@ costs "cost, a PATH search: a missing candidate costs one openat, no execve" "op
 costs "cost, --never: the command is not read" "" "$showenv" $run --never "$showenv"
 costs "cost, a cheap empty path (steps aside): the command is not read" "statx fstat newfstatat " \
 	"$showenv" env SYSSHIM_RUN_TIMING="100 110" $run "$showenv"
+
+echo "-- the ELF reader alone: the DT_NEEDED walk, malformed files ($nsan)"
+# reads NAME WANT FILE PREFIX [LINE...]: run-needed's answer for FILE is "match: WANT" (a
+# NEEDED name starting with PREFIX: yes, no, unreadable), and its output holds each LINE.
+reads() {
+	name=$1 want=$2 f=$3 p=$4
+	shift 4
+	"$needed" "$f" "$p" >"$tmp/nd" 2>&1
+	rc=$?
+	why=
+	[ "$rc" = 0 ] || why="exit $rc"
+	grep -qx "match: $want" "$tmp/nd" || why="$why; $(grep '^match' "$tmp/nd"), want $want"
+	for l; do grep -qxF -- "$l" "$tmp/nd" || why="$why; no '$l'"; done
+	if [ -z "$why" ]; then ok "$name"; else bad "$name: $why" "$(head -3 "$tmp/nd")"; fi
+}
+reads "a dynamic C program: its NEEDED libc.so.6 is found" yes "$showenv" libc.so. "needed libc.so.6"
+reads "  and no libasan.so.*" no "$showenv" libasan.so. "needed libc.so.6"
+reads "a static program: no dynamic section, no names" no "$showenv-static" libc.so.
+for h in good strtab-outside past-strsz unterminated huge many; do
+	"$mkelf" "$tmp/needed-$h" needed $h && chmod 755 "$tmp/needed-$h"
+done
+reads "dynamic section beyond the first page, names in the second page: libasan.so.8 found" yes \
+	"$tmp/needed-good" libasan.so. "needed libfoo.so.1" "needed libasan.so.8"
+reads "  DT_STRTAB in no PT_LOAD: cannot tell" unreadable "$tmp/needed-strtab-outside" libasan.so.
+reads "  a name past DT_STRSZ: cannot tell" unreadable "$tmp/needed-past-strsz" libasan.so.
+reads "  a name without its 0 within 256 bytes: cannot tell" unreadable "$tmp/needed-unterminated" libasan.so.
+reads "  PT_DYNAMIC at an offset no file has: cannot tell" unreadable "$tmp/needed-huge" libasan.so.
+reads "  a page of NEEDED entries and no DT_NULL: none of them" no "$tmp/needed-many" libasan.so.
+n=$(grep -c '^needed ' "$tmp/nd")
+[ "$n" = 254 ] && ok "  a page of entries read, no more (254 names)" || bad "a page of NEEDED entries: $n names, want 254"
+for f in "$tmp/needed-good" "$showenv" "$tmp/far-go"; do
+	out=$("$needed" --fuzz "$f" 3000 2>&1) && ok "changed bytes, $(basename "$f"): $out" ||
+		bad "changed bytes, $(basename "$f"): exit $?" "$(printf '%s\n' "$out" | tail -3)"
+done
+for h in good huge many; do
+	decides "sysshim-run on needed-$h: a dynamic program, preloaded" 127 yes \
+		"$tmp/needed-$h is a dynamic program (its loader: /nonexistent/ld.so)" "$tmp/needed-$h" $run -v --always "$tmp/needed-$h"
+done
 unset SYSSHIM_LIB
 
 echo "sysshim-run: $pass passed, $fail failed"

@@ -3,9 +3,9 @@
 
 /* The parts of the 64-bit ELF format sysshim reads: the dynamic symbol tables of the
  * objects in memory (dso.c: the vDSO's clock, the definitions other loaded objects
- * make), and the header, program headers and notes of the command sysshim-run is about
- * to run (programs/sysshim-run.c). The arch's own e_machine is ARCH_ELF_MACHINE, in
- * arch/<arch>/elf_arch.h. */
+ * make), and the header, program headers, notes and dynamic section of the command
+ * sysshim-run is about to run (programs/sysshim-run/elfread.c). The arch's own
+ * e_machine is ARCH_ELF_MACHINE, in arch/<arch>/elf_arch.h. */
 
 #include <stdint.h>
 
@@ -32,9 +32,11 @@
 #define PT_INTERP	3
 #define PT_NOTE		4
 #define DT_NULL		0
+#define DT_NEEDED	1
 #define DT_HASH		4
 #define DT_STRTAB	5
 #define DT_SYMTAB	6
+#define DT_STRSZ	10
 #define DT_GNU_HASH	0x6ffffef5
 #define DT_VERSYM	0x6ffffff0
 #define VERSYM_HIDDEN	0x8000	/* a version only old references bind to */

@@ -2,33 +2,9 @@
 
 extern char **environ;
 
-static unsigned slen(const char *s)
-{
-	unsigned n = 0;
-	while (s[n])
-		n++;
-	return n;
-}
-
 const char *__ss_env_value(const char *name)
 {
-	if (!environ)
-		return 0;
-	for (char **e = environ; *e; e++) {
-		unsigned i = 0;
-		while (name[i] && (*e)[i] == name[i])
-			i++;
-		if (!name[i] && (*e)[i] == '=')
-			return *e + i + 1;
-	}
-	return 0;
-}
-
-int __ss_streq(const char *a, const char *b)
-{
-	while (*a && *a == *b)
-		a++, b++;
-	return *a == *b;
+	return __ss_env_get(environ, name);
 }
 
 int __ss_env_off(const char *name)
@@ -43,19 +19,16 @@ int __ss_env_pick(const char *name, const char *const *names, int n)
 
 	if (!v || !*v)
 		return -1;
-	for (int m = 0; m < n; m++) {
-		unsigned i = 0;
-		while (names[m][i] && v[i] == names[m][i])
-			i++;
-		if (!names[m][i] && !v[i])
+	for (int m = 0; m < n; m++)
+		if (__ss_streq(v, names[m]))
 			return m;
-	}
 	return -2;
 }
 
+/* One write a part, as before: no buffer on a stack that may be a signal handler's. */
 void __ss_say(const char *a, const char *b, const char *c)
 {
 	const char *parts[] = { "sysshim: ", a, b ? b : "", c, "\n" };
 	for (unsigned i = 0; i < 5; i++)
-		__syscall(SYS_write, 2, parts[i], slen(parts[i]));
+		__ss_write_all(2, parts[i], __ss_strlen(parts[i]));
 }

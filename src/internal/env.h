@@ -2,9 +2,10 @@
 #define SYSSHIM_ENV_H
 
 /* The environment and one line on stderr, without libc: the library calls none of
- * it (src/internal/env.c). Async-signal-safe: no locks, no allocation. */
+ * it (src/internal/env.c, on the shared runtime rt.h). Async-signal-safe: no locks, no
+ * allocation. */
 
-#include "syscall.h"
+#include "rt.h"
 
 /* The value of NAME in the environment, or 0. */
 hidden const char *__ss_env_value(const char *name);
@@ -12,8 +13,6 @@ hidden const char *__ss_env_value(const char *name);
 hidden int __ss_env_off(const char *name);
 /* NAME's value as an index into NAMES[0..N-1]; -1 unset or empty, -2 none of them. */
 hidden int __ss_env_pick(const char *name, const char *const *names, int n);
-/* Whether two C strings are equal. */
-hidden int __ss_streq(const char *a, const char *b);
 /* "sysshim: " A B C "\n" on stderr, in raw writes. */
 hidden void __ss_say(const char *a, const char *b, const char *c);
 

@@ -18,8 +18,13 @@
 #include "../common/statx_oracle.h"
 
 /* The C runtime: _start (arch/loongarch64/crt_arch.h), environ, errno, and what the
- * compiler may call. */
+ * compiler may call: memset and memcpy as sysshim-run has them (rt_nolibc.h), memmove
+ * and memcmp of its own. Strings, the environment and the output come from the
+ * runtime that the library and sysshim-run share (src/internal/rt.h, in
+ * libsysshim.a). */
 #include "crt_arch.h"
+#include "rt.h"
+#include "rt_nolibc.h"
 
 char **environ;
 static int errno_value;
@@ -27,23 +32,6 @@ static int errno_value;
 int *__errno_location(void)
 {
 	return &errno_value;
-}
-
-void *memset(void *d, int c, unsigned long n)
-{
-	volatile unsigned char *p = d;
-	while (n--)
-		*p++ = (unsigned char)c;
-	return d;
-}
-
-void *memcpy(void *restrict d, const void *restrict s, unsigned long n)
-{
-	volatile unsigned char *p = d;
-	const volatile unsigned char *q = s;
-	while (n--)
-		*p++ = *q++;
-	return d;
 }
 
 void *memmove(void *d, const void *s, unsigned long n)
@@ -68,88 +56,19 @@ int memcmp(const void *a, const void *b, unsigned long n)
 	return 0;
 }
 
-/* Output: one buffer, flushed at each newline. */
-static char obuf[4096];
-static unsigned olen;
-
-static void flush(void)
-{
-	unsigned off = 0;
-	while (off < olen) {
-		long w = __syscall(SYS_write, 1, obuf + off, olen - off);
-		if (w <= 0)
-			break;
-		off += w;
-	}
-	olen = 0;
-}
-
-static void outc(char c)
-{
-	if (olen == sizeof obuf)
-		flush();
-	obuf[olen++] = c;
-	if (c == '\n')
-		flush();
-}
+/* Output: built a line at a time, written at each newline. */
+static struct ss_out out;
 
 static void outs(const char *s)
 {
-	while (*s)
-		outc(*s++);
+	__ss_put(&out, s);
+	if (out.n && out.b[out.n - 1] == '\n')
+		__ss_flush(&out, 1);
 }
 
 static void outd(long v)
 {
-	char b[24];
-	int n = 0;
-	unsigned long u = v < 0 ? -(unsigned long)v : (unsigned long)v;
-	do
-		b[n++] = '0' + u % 10;
-	while (u /= 10);
-	if (v < 0)
-		outc('-');
-	while (n)
-		outc(b[--n]);
-}
-
-static unsigned slen(const char *s)
-{
-	unsigned n = 0;
-	while (s[n])
-		n++;
-	return n;
-}
-
-static int streq(const char *a, const char *b)
-{
-	while (*a && *a == *b)
-		a++, b++;
-	return *a == *b;
-}
-
-static int starts(const char *s, const char *p)
-{
-	while (*p && *s == *p)
-		s++, p++;
-	return !*p;
-}
-
-static char *cat(char *d, const char *s)
-{
-	while (*s)
-		*d++ = *s++;
-	*d = 0;
-	return d;
-}
-
-static const char *getenv_(const char *name)
-{
-	unsigned n = slen(name);
-	for (char **e = environ; e && *e; e++)
-		if (starts(*e, name) && (*e)[n] == '=')
-			return *e + n + 1;
-	return 0;
+	__ss_put_num(&out, v);
 }
 
 /* Results. */
@@ -180,7 +99,7 @@ static void result(int ok, const char *what, const char *obj, const char *detail
 		outs(" want ");
 		outd(b);
 	}
-	outc('\n');
+	outs("\n");
 }
 
 /* Raw syscalls (the library's own arch stubs, no sysshim logic). */
@@ -332,7 +251,7 @@ static void out_caps(unsigned c)
 	for (unsigned i = 0; i < sizeof capnames / sizeof *capnames; i++)
 		if (c & capnames[i].bit) {
 			if (!first)
-				outc(',');
+				outs(",");
 			outs(capnames[i].name);
 			first = 0;
 		}
@@ -361,16 +280,16 @@ static void probe_line(const struct sysshim_info *in)
 	outs(in->caps & SYSSHIM_CAP_STATX ? "statx" : "emulated");
 	outs(" forced=");
 	outs(sysshim_strategy_name(in->forced));
-	outc('\n');
+	outs("\n");
 }
 
 static int forced_env(void)
 {
-	const char *v = getenv_("SYSSHIM_STRATEGY");
+	const char *v = __ss_env_get(environ, "SYSSHIM_STRATEGY");
 	if (!v)
 		return SYSSHIM_S_AUTO;
 	for (int s = 0; s < SYSSHIM_S_NONE; s++)
-		if (streq(v, snames[s]))
+		if (__ss_streq(v, snames[s]))
 			return s;
 	return SYSSHIM_S_AUTO;
 }
@@ -416,7 +335,7 @@ static void test_probe(const struct sysshim_info *in, int forced, const char *ex
 	if (expect) {
 		int e = -1;
 		for (int s = 0; s <= SYSSHIM_S_NONE; s++)
-			if (streq(expect, snames[s]))
+			if (__ss_streq(expect, snames[s]))
 				e = s;
 		result(in->fstat_strategy == e, "probe: the emulator's expected strategy", expect,
 		       "strategy", in->fstat_strategy, e);
@@ -432,7 +351,7 @@ static void test_probe(const struct sysshim_info *in, int forced, const char *ex
 		int neg = name[0] == '!';
 		unsigned bit = 0;
 		for (unsigned i = 0; i < sizeof capnames / sizeof *capnames; i++)
-			if (streq(name + neg, capnames[i].name))
+			if (__ss_streq(name + neg, capnames[i].name))
 				bit = capnames[i].bit;
 		int has = !!(in->caps & bit);
 		result(bit && has != neg, "probe: the emulator's expected cap", name, "has", has, !neg);
@@ -445,24 +364,18 @@ static char pbuf[256];
 
 static const char *P(const char *name)
 {
-	char *e = cat(pbuf, dir);
-	e = cat(e, "/");
-	cat(e, name);
+	char *e = __ss_stpcpy(pbuf, dir);
+	e = __ss_stpcpy(e, "/");
+	__ss_stpcpy(e, name);
 	return pbuf;
 }
 
 static void make_dir(void)
 {
-	long pid = __syscall(SYS_getpid);
-	char num[24];
-	int n = 0;
-	do
-		num[n++] = '0' + pid % 10;
-	while (pid /= 10);
-	char *e = cat(dir, "/tmp/sysshim-la64.");
-	while (n)
-		*e++ = num[--n];
-	*e = 0;
+	SS_OUT(d);
+	__ss_put(&d, "/tmp/sysshim-la64.");
+	__ss_put_fix(&d, (uint64_t)__syscall(SYS_getpid), 0);
+	__ss_stpcpy(dir, __ss_cstr(&d));
 	long r = __syscall(SYS_mkdirat, AT_FDCWD, dir, 0755);
 	result(r == 0, "setup: mkdir", dir, "return", r, 0);
 	long fd = r_openat(AT_FDCWD, P("file"), O_CREAT | O_WRONLY | O_TRUNC | O_CLOEXEC, 0644);
@@ -566,10 +479,10 @@ static void test_paths(void)
 		const char *name;
 		if (i < sizeof rel / sizeof *rel) {
 			name = rel[i];
-			cat(path, P(name));
+			__ss_stpcpy(path, P(name));
 		} else {
 			name = abs[i - sizeof rel / sizeof *rel];
-			cat(path, name);
+			__ss_stpcpy(path, name);
 		}
 		const char *tag = *name ? name : "\"\" (the dir, by path/)";
 		struct stat a, b;
@@ -616,7 +529,7 @@ static void test_errors(void)
 	struct statx x, y;
 	long fd = r_openat(AT_FDCWD, P("file"), O_RDONLY | O_CLOEXEC, 0);
 	char file[256];
-	cat(file, P("file"));
+	__ss_stpcpy(file, P("file"));
 
 #define ERR(what, call, ref) do { \
 		errno_value = 0; \
@@ -704,14 +617,15 @@ int main(int argc, char **argv)
 	const char *expect = 0, *expect_caps = 0;
 	int probe_only = 0;
 	for (int i = 1; i < argc; i++) {
-		if (streq(argv[i], "--probe"))
+		const char *v;
+		if (__ss_streq(argv[i], "--probe"))
 			probe_only = 1;
-		else if (streq(argv[i], "-v"))
+		else if (__ss_streq(argv[i], "-v"))
 			verbose = 1;
-		else if (starts(argv[i], "--expect="))
-			expect = argv[i] + 9;
-		else if (starts(argv[i], "--expect-caps="))
-			expect_caps = argv[i] + 14;
+		else if ((v = __ss_after(argv[i], "--expect=")))
+			expect = v;
+		else if ((v = __ss_after(argv[i], "--expect-caps=")))
+			expect_caps = v;
 		else {
 			outs("usage: la64_test [--probe] [-v] [--expect=STRATEGY] [--expect-caps=a,!b]\n");
 			return 2;
@@ -720,9 +634,9 @@ int main(int argc, char **argv)
 	/* In a test bed's initramfs /init passes no arguments: the kernel command line's
 	 * LA64_EXPECT and LA64_EXPECT_CAPS stand for them. */
 	if (!expect)
-		expect = getenv_("LA64_EXPECT");
+		expect = __ss_env_get(environ, "LA64_EXPECT");
 	if (!expect_caps)
-		expect_caps = getenv_("LA64_EXPECT_CAPS");
+		expect_caps = __ss_env_get(environ, "LA64_EXPECT_CAPS");
 	caps = raw_caps();
 	struct sysshim_info in;
 	sysshim_info(&in);
@@ -757,7 +671,7 @@ __attribute__((noreturn, used)) void __ss_start_c(long *sp)
 	char **argv = (char **)(sp + 1);
 	environ = argv + argc + 1;
 	int r = main(argc, argv);
-	flush();
+	__ss_flush(&out, 1);
 	for (;;)
 		__syscall(SYS_exit_group, r);
 }

@@ -6,6 +6,14 @@
  *   mkelf FILE far-go       a 64-bit dynamic program of this machine whose program headers
  *   mkelf FILE far-gnu      (at 4096) and notes (at 8192) lie beyond the first page: a
  *                           Go build-ID note, or a GNU one (then: a dynamic program)
+ *   mkelf FILE needed HOW   a 64-bit dynamic program of this machine with a dynamic
+ *                           section beyond the first page (at 8192) and its string table
+ *                           in the second page, for the DT_NEEDED walk (tests/run/needed.c).
+ *                           HOW: good (NEEDED libfoo.so.1, libasan.so.8), strtab-outside
+ *                           (DT_STRTAB in no PT_LOAD), past-strsz (a name past DT_STRSZ),
+ *                           unterminated (a name without its 0 within 256 bytes), huge
+ *                           (PT_DYNAMIC at an offset no file has), many (a page of
+ *                           NEEDED entries, no DT_NULL, a dynamic section past the end)
  * The 64-bit ones name a loader that does not exist (/nonexistent/ld.so): their exec fails
  * with ENOENT. Exit status 0, or 1 with a message. */
 #include <stdint.h>
@@ -57,6 +65,53 @@ static void phdr(uint64_t phoff, unsigned i, uint32_t type, uint64_t off, uint64
 	put64(at + 48, align);
 }
 
+/* Dynamic entry I of the section at OFF. */
+static void dyn(size_t off, unsigned i, uint64_t tag, uint64_t val)
+{
+	put64(off + 16 * i, tag);
+	put64(off + 16 * i + 8, val);
+}
+
+/* The "needed" files: one PT_LOAD maps the whole file at BASE (addresses are not file
+ * offsets). Returns the file's length, or 0 for an unknown HOW. */
+static size_t needed(const char *how, const char *interp, size_t interp_size)
+{
+	const uint64_t base = 0x10000, str = 4200, dynoff = 8192;
+	static const char names[] = "\0libfoo.so.1\0libasan.so.8";
+	ehdr64(HOST_MACHINE, 64, 3);
+	phdr(64, 0, 1, 0, sizeof img, 4096);
+	put64(64 + 16, base);	/* its p_vaddr */
+	phdr(64, 1, 3, 400, interp_size, 1);
+	memcpy(img + 400, interp, interp_size);
+	phdr(64, 2, 2, dynoff, 5 * 16, 8);
+	put64(64 + 56 * 2 + 16, base + dynoff);
+	memcpy(img + str, names, sizeof names);
+	dyn(dynoff, 0, 1, 1);			/* DT_NEEDED libfoo.so.1 */
+	dyn(dynoff, 1, 5, base + str);		/* DT_STRTAB */
+	dyn(dynoff, 2, 10, sizeof names);	/* DT_STRSZ */
+	dyn(dynoff, 3, 1, 13);			/* DT_NEEDED libasan.so.8 */
+	dyn(dynoff, 4, 0, 0);			/* DT_NULL */
+	if (!strcmp(how, "strtab-outside")) {
+		dyn(dynoff, 1, 5, 0x900000);
+	} else if (!strcmp(how, "past-strsz")) {
+		dyn(dynoff, 3, 1, sizeof names);
+	} else if (!strcmp(how, "unterminated")) {
+		dyn(dynoff, 2, 10, 4000);
+		memset(img + str + sizeof names, 'a', 300);
+		dyn(dynoff, 3, 1, sizeof names);
+	} else if (!strcmp(how, "huge")) {
+		put64(64 + 56 * 2 + 8, 0x7fffffffffff0000ULL);
+		put64(64 + 56 * 2 + 32, 0x8000000000000000ULL);
+	} else if (!strcmp(how, "many")) {
+		put64(64 + 56 * 2 + 32, 16000);
+		for (unsigned i = 3; i < 256; i++)
+			dyn(dynoff, i, 1, 1);
+	} else if (strcmp(how, "good")) {
+		return 0;
+	}
+	return sizeof img;
+}
+
 int main(int argc, char **argv)
 {
 	size_t len;
@@ -91,8 +146,10 @@ int main(int argc, char **argv)
 		phdr(4096, 1, 4, 8192, n - 8192, 4);
 		phdr(4096, 2, 0x6474e551, 0, 0, 16);	/* PT_GNU_STACK */
 		len = n;
+	} else if (argc >= 4 && !strcmp(argv[2], "needed") && (len = needed(argv[3], interp, sizeof interp))) {
+		;
 	} else {
-		fprintf(stderr, "usage: mkelf FILE elf32|machine N|far-go|far-gnu\n");
+		fprintf(stderr, "usage: mkelf FILE elf32|machine N|far-go|far-gnu|needed HOW\n");
 		return 1;
 	}
 	FILE *f = fopen(argv[1], "wb");

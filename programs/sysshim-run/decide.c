@@ -1,0 +1,374 @@
+/* Whether to preload: the kernel's answers, the timing (the test hook, the per-boot
+ * cache, a measurement), the verdict, and apart from them the text of the reason. The
+ * rules are man/sysshim-run.1's (DESCRIPTION, ENVIRONMENT). */
+#include "run.h"
+
+#define ROUNDS	16	/* rounds of each call, the fastest kept */
+#define CALLS	16	/* calls a round */
+#define RATIO	150	/* the threshold without SYSSHIM_RUN_RATIO, in hundredths */
+
+static long sys_empty(int fd, const char *path, struct stat *st)
+{
+	return __syscall(SYS_newfstatat, fd, path, st, AT_EMPTY_PATH);
+}
+
+/* "123", "123.4": value times 10^dec, or -1. Stops at a space or the end. */
+static int64_t parse_fix(const char **sp, int dec)
+{
+	const char *s = *sp;
+	int64_t v = 0;
+	int digits = 0, frac = -1;
+	while (*s == ' ')
+		s++;
+	for (; *s && *s != ' ' && *s != '\n'; s++) {
+		if (*s == '.' && frac < 0) {
+			frac = 0;
+			continue;
+		}
+		if (*s < '0' || *s > '9' || v > (INT64_MAX - 9) / 10)
+			return -1;
+		if (frac >= dec)
+			continue;
+		v = v * 10 + (*s - '0');
+		digits++;
+		if (frac >= 0)
+			frac++;
+	}
+	if (!digits)
+		return -1;
+	for (frac = frac < 0 ? 0 : frac; frac < dec; frac++)
+		v *= 10;
+	*sp = s;
+	return v;
+}
+
+/* ---- the kernel's answers */
+/* What the calls glibc's stat family stands on answer here, asked on an fd nobody has
+ * open (as the library's probe asks): no open, no path lookup. A NULL path with
+ * AT_EMPTY_PATH gets EBADF where it is accepted (6.11+), EFAULT where it is read
+ * (before), and a seccomp filter's errno where the call is refused. These three calls
+ * are what a decision costs where the kernel's answer settles it. */
+struct answers {
+	long statx;		/* statx(fd, NULL, AT_EMPTY_PATH) */
+	long fstat;		/* fstat(fd) */
+	long empty_null;	/* newfstatat(fd, NULL, AT_EMPTY_PATH) */
+};
+
+static void ask_kernel(struct answers *a)
+{
+	struct stat st;
+	struct statx sx;
+	a->statx = __syscall(SYS_statx, NO_FD, 0, AT_EMPTY_PATH, STATX_BASIC_STATS, &sx);
+	a->fstat = sys_fstat(NO_FD, &st);
+	a->empty_null = sys_empty(NO_FD, 0, &st);
+}
+
+/* ---- the timing: the test hook, the per-boot cache, a measurement */
+enum source { FROM_HOOK, FROM_CACHE, MEASURED };
+
+struct timing {
+	uint64_t fstat_ns, empty_ns;	/* per call, in tenths of a ns */
+	uint64_t ratio, threshold;	/* in hundredths */
+	enum source from;
+	int cache;			/* a cache file for this boot: its name in path */
+	struct ss_out path;
+	long err;			/* measure's, where it timed nothing */
+};
+
+struct ts {
+	long sec, nsec;
+};
+
+static uint64_t now_ns(void)
+{
+	struct ts t = { 0, 0 };
+	__syscall(SYS_clock_gettime, CLOCK_MONOTONIC, &t);
+	return (uint64_t)t.sec * 1000000000u + (uint64_t)t.nsec;
+}
+
+/* The cost of reading the clock (a syscall here: no vDSO without a libc to find it). */
+static uint64_t clock_cost(void)
+{
+	uint64_t clk = UINT64_MAX;
+	for (int i = 0; i < 8; i++) {
+		uint64_t a = now_ns(), b = now_ns();
+		if (b - a < clk)
+			clk = b - a;
+	}
+	return clk;
+}
+
+/* The fastest round of CALLS calls of each on an fd of "/", interleaved so that drift
+ * hits both, less the clock's own cost: tenths of a ns per call. 1 where the clock did
+ * not move over a round of either (a clock that ticks by jiffies, as a tinyconfig
+ * kernel's under qemu). */
+long measure(uint64_t *fs, uint64_t *em)
+{
+	struct stat st;
+	int fd = (int)__syscall(SYS_openat, AT_FDCWD, "/", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (fd < 0)
+		return fd;
+	uint64_t best_f = UINT64_MAX, best_e = UINT64_MAX, clk = clock_cost();
+	for (int r = 0; r < ROUNDS; r++) {
+		for (int k = 0; k < 2; k++) {
+			int empty = (r + k) & 1;
+			uint64_t t0 = now_ns();
+			for (int i = 0; i < CALLS; i++)
+				empty ? sys_empty(fd, "", &st) : sys_fstat(fd, &st);
+			uint64_t d = now_ns() - t0;
+			d = d > clk ? d - clk : 1;
+			if (empty && d < best_e)
+				best_e = d;
+			if (!empty && d < best_f)
+				best_f = d;
+		}
+	}
+	__syscall(SYS_close, fd);
+	if (best_f <= 1 || best_e <= 1)
+		return 1;
+	*fs = best_f * 10 / CALLS ? best_f * 10 / CALLS : 1;
+	*em = best_e * 10 / CALLS ? best_e * 10 / CALLS : 1;
+	return 0;
+}
+
+/* The test hook SYSSHIM_RUN_TIMING="FSTAT_NS EMPTY_NS" into T: 1, or 0 where it is unset
+ * or not two positive numbers. */
+static int from_hook(char **envp, struct timing *t)
+{
+	const char *h = __ss_env_get(envp, "SYSSHIM_RUN_TIMING");
+	int64_t f, e;
+	if (!h || (f = parse_fix(&h, 1)) <= 0 || (e = parse_fix(&h, 1)) <= 0)
+		return 0;
+	t->fstat_ns = (uint64_t)f, t->empty_ns = (uint64_t)e, t->from = FROM_HOOK;
+	return 1;
+}
+
+/* The per-boot cache, one line "BOOT_ID FSTAT_NS EMPTY_NS". Its name into O; -1 when it
+ * does not fit (then nothing is cached). */
+static int cache_path(char **envp, struct ss_out *o)
+{
+	const char *e = __ss_env_get(envp, "SYSSHIM_RUN_CACHE");
+	const char *x = __ss_env_get(envp, "XDG_RUNTIME_DIR");
+	if (e && *e) {
+		__ss_put(o, e);
+	} else if (x && *x == '/' && !__syscall(SYS_faccessat, AT_FDCWD, x, W_OK)) {
+		__ss_put(o, x);
+		__ss_put(o, "/sysshim-run.cache");
+	} else {
+		__ss_put(o, "/tmp/sysshim-run-");
+		__ss_put_fix(o, (uint64_t)__syscall(SYS_getuid), 0);
+		__ss_put(o, ".cache");
+	}
+	return __ss_full(o) ? -1 : 0;
+}
+
+/* Up to N - 1 bytes of PATH into BUF as a C string: 0, or -1. With ST, only from a
+ * regular file the user owns. */
+static int read_small(const char *path, int flags, char *buf, size_t n, struct stat *st)
+{
+	int fd = (int)__syscall(SYS_openat, AT_FDCWD, path, O_RDONLY | O_CLOEXEC | flags);
+	long r = -1;
+	if (fd < 0)
+		return -1;
+	if (!st || (!sys_fstat(fd, st) && (st->st_mode & S_IFMT) == S_IFREG &&
+		    st->st_uid == (unsigned)__syscall(SYS_getuid)))
+		r = __syscall(SYS_read, fd, buf, n - 1);
+	__syscall(SYS_close, fd);
+	if (r <= 0)
+		return -1;
+	buf[r] = 0;
+	return 0;
+}
+
+static int read_boot_id(char *buf, size_t n)
+{
+	if (read_small("/proc/sys/kernel/random/boot_id", 0, buf, n, 0))
+		return -1;
+	for (size_t i = 0; buf[i]; i++)
+		if (buf[i] == '\n' || buf[i] == ' ')
+			buf[i] = 0;
+	return *buf ? 0 : -1;
+}
+
+/* Only a regular file the user owns is believed, and only for this boot. */
+static int cache_read(const char *path, const char *boot, uint64_t *fs, uint64_t *em)
+{
+	char line[256];
+	struct stat st;
+	if (read_small(path, O_NOFOLLOW, line, sizeof line, &st))
+		return -1;
+	const char *p = __ss_after(line, boot);
+	if (!p || *p != ' ')
+		return -1;
+	int64_t f = parse_fix(&p, 1), e = f > 0 ? parse_fix(&p, 1) : -1;
+	if (f <= 0 || e <= 0)
+		return -1;
+	*fs = (uint64_t)f, *em = (uint64_t)e;
+	return 0;
+}
+
+/* Written to a file of its own, then renamed over PATH: a reader sees a whole line. */
+static void cache_write(const char *path, const char *boot, uint64_t fs, uint64_t em)
+{
+	SS_OUT(t);
+	SS_OUT(o);
+	__ss_put(&t, path);
+	__ss_put(&t, ".");
+	__ss_put_fix(&t, (uint64_t)__syscall(SYS_getpid), 0);
+	if (__ss_full(&t))
+		return;
+	const char *tmp = __ss_cstr(&t);
+	int fd = (int)__syscall(SYS_openat, AT_FDCWD, tmp,
+				O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
+	if (fd < 0)
+		return;
+	__ss_put(&o, boot);
+	__ss_put(&o, " ");
+	__ss_put_fix(&o, fs, 1);
+	__ss_put(&o, " ");
+	__ss_put_fix(&o, em, 1);
+	__ss_put(&o, "\n");
+	long w = __syscall(SYS_write, fd, o.b, o.n);
+	if (__syscall(SYS_close, fd) || w != (long)o.n ||
+	    __syscall(SYS_renameat2, AT_FDCWD, tmp, AT_FDCWD, path, 0))
+		__syscall(SYS_unlinkat, AT_FDCWD, tmp, 0);
+}
+
+/* ---- the decision */
+/* Why the decision is what it is: each has its text in put_reason. */
+enum reason {
+	ASKED,		/* --always */
+	STATX_EPERM,	/* a sandbox refuses statx with EPERM */
+	REFUSED,	/* fstat or newfstatat refused: nothing to gain */
+	NULL_PATH,	/* a NULL path accepted (6.11+): the fast path is there */
+	NO_CLOCK,	/* the clock does not move over a round: nothing timed */
+	NO_ROOT,	/* "/" cannot be opened to time the calls on */
+	TIMED,		/* the two costs decide */
+};
+
+/* The timing from this boot's cache, else measured now (and cached for this boot):
+ * TIMED, or why there is none (NO_CLOCK, NO_ROOT; nothing cached). */
+static enum reason cached_or_measured(char **envp, struct timing *t)
+{
+	char boot[128];
+	t->path.n = 0;
+	t->cache = !cache_path(envp, &t->path) && !read_boot_id(boot, sizeof boot);
+	t->from = FROM_CACHE;
+	if (t->cache && !cache_read(__ss_cstr(&t->path), boot, &t->fstat_ns, &t->empty_ns))
+		return TIMED;
+	t->from = MEASURED;
+	t->err = measure(&t->fstat_ns, &t->empty_ns);
+	if (t->err)
+		return t->err == 1 ? NO_CLOCK : NO_ROOT;
+	if (t->cache)
+		cache_write(__ss_cstr(&t->path), boot, t->fstat_ns, t->empty_ns);
+	return TIMED;
+}
+
+/* The reason under auto: the kernel's answers first, then the timing. */
+static enum reason auto_reason(char **envp, struct timing *t)
+{
+	struct answers a;
+	ask_kernel(&a);
+	/* glibc 2.33-2.38's statx() falls back only on ENOSYS: ls and stat fail. */
+	if (a.statx == -EPERM)
+		return STATX_EPERM;
+	/* A sandbox that refuses newfstatat breaks glibc's ld.so itself. */
+	if (__ss_denied(a.fstat) || __ss_denied(a.empty_null))
+		return REFUSED;
+	if (from_hook(envp, t))
+		return TIMED;
+	if (a.empty_null == -EBADF)
+		return NULL_PATH;
+	return cached_or_measured(envp, t);
+}
+
+/* SYSSHIM_RUN_RATIO in hundredths, else RATIO. */
+static uint64_t threshold(char **envp)
+{
+	const char *r = __ss_env_get(envp, "SYSSHIM_RUN_RATIO");
+	int64_t v;
+	return r && (v = parse_fix(&r, 2)) > 0 ? (uint64_t)v : RATIO;
+}
+
+static int verdict(enum reason r, const struct timing *t)
+{
+	return r == ASKED || r == STATX_EPERM || (r == TIMED && t->ratio >= t->threshold);
+}
+
+/* Where the timing came from: "measured now, cached in FILE" and the like. */
+static void put_source(struct ss_out *w, struct timing *t)
+{
+	if (t->from == FROM_HOOK) {
+		__ss_put(w, "from SYSSHIM_RUN_TIMING");
+		return;
+	}
+	__ss_put(w, t->from == FROM_CACHE ? "measured this boot, cached in " :
+		    t->cache ? "measured now, cached in " : "measured now");
+	if (t->cache)
+		__ss_put(w, __ss_cstr(&t->path));
+}
+
+/* The two costs, their ratio against the threshold, and where they come from. */
+static void put_costs(struct ss_out *w, struct timing *t, int preload)
+{
+	__ss_put(w, "newfstatat(fd, \"\", AT_EMPTY_PATH) costs ");
+	__ss_put_fix(w, t->ratio, 2);
+	__ss_put(w, " times fstat(fd) here (");
+	__ss_put_fix(w, (t->empty_ns + 5) / 10, 0);
+	__ss_put(w, " vs ");
+	__ss_put_fix(w, (t->fstat_ns + 5) / 10, 0);
+	__ss_put(w, " ns, ");
+	put_source(w, t);
+	__ss_put(w, preload ? "): the kernel lacks the empty-path fast path, glibc's fstat() pays it"
+			    : "): the kernel has the empty-path fast path, nothing to save");
+	__ss_put(w, " (threshold ");
+	__ss_put_fix(w, t->threshold, 2);
+	__ss_put(w, ")");
+}
+
+/* The reason R in words, into W (what -v says after "preloading ...: "). */
+static void put_reason(struct ss_out *w, enum reason r, struct timing *t, int preload)
+{
+	switch (r) {
+	case ASKED:
+		__ss_put(w, "asked to (--always or SYSSHIM_RUN=always)");
+		break;
+	case STATX_EPERM:
+		__ss_put(w, "statx is refused here with EPERM (a sandbox): glibc's statx() does not "
+			    "fall back from EPERM (ls, stat fail), sysshim's does");
+		break;
+	case REFUSED:
+		__ss_put(w, "fstat or newfstatat refused here: nothing to gain");
+		break;
+	case NULL_PATH:
+		__ss_put(w, "the kernel accepts newfstatat(fd, NULL, AT_EMPTY_PATH) (Linux 6.11+): "
+			    "glibc's empty-path fstat is on the fast path, nothing to save");
+		break;
+	case NO_CLOCK:
+		__ss_put(w, "the clock here does not move over 16 calls (it ticks by jiffies): "
+			    "cannot time newfstatat(fd, \"\") against fstat; left to glibc (not cached)");
+		break;
+	case NO_ROOT:
+		__ss_put(w, "cannot open / to measure (");
+		__ss_put(w, error_text(-t->err));
+		__ss_put(w, "): left to glibc");
+		break;
+	case TIMED:
+		put_costs(w, t, preload);
+		break;
+	}
+}
+
+void decide(struct decision *d, const char *mode, char **envp)
+{
+	struct timing t;
+	enum reason r = __ss_streq(mode, "always") ? ASKED : auto_reason(envp, &t);
+	if (r == TIMED) {
+		t.ratio = cost_ratio(t.fstat_ns, t.empty_ns);
+		t.threshold = threshold(envp);
+	}
+	d->preload = verdict(r, &t);
+	d->why.n = 0;
+	put_reason(&d->why, r, &t, d->preload);
+}
