@@ -103,7 +103,7 @@ RUN_CFLAGS = -std=c11 -ffreestanding -fPIE -fvisibility=hidden -fno-stack-protec
 	$(if $(findstring clang,$(CC)),,-fno-tree-loop-distribute-patterns) -Wall -Wextra -Wno-unused-parameter $(SRC_INC) \
 	$(filter-out -fsanitize% -fno-sanitize% -fstack-protector% -D_FORTIFY_SOURCE% -Wdate-time,$(CFLAGS))
 RUN_DEFS = -DSYSSHIM_LIBDIR='"$(libdir)"' -DSYSSHIM_SONAME='"$(SONAME)"' -DSYSSHIM_VERSION='"$(VERSION)"'
-RUN_SRCS = $(sort $(wildcard programs/sysshim-run/*.c)) src/internal/rt.c
+RUN_SRCS = $(sort $(wildcard programs/sysshim-run/*.c)) src/internal/rt.c src/internal/seccomp.c
 RUN_OBJS = $(RUN_SRCS:%.c=$(B)/runobj/%.o)
 $(B)/run-libdir: FORCE
 	@mkdir -p $(dir $@) && echo '$(libdir)' | cmp -s - $@ || echo '$(libdir)' > $@

@@ -144,6 +144,10 @@ check "dear empty path (hook 100 vs 250 ns): preloads" 0 yes "2.50 times fstat.*
 check "SYSSHIM_RUN_RATIO=3 moves the threshold" 0 no "threshold 3.00" env SYSSHIM_RUN_RATIO=3 SYSSHIM_RUN_TIMING="100 250" $run -v $maps
 
 echo "-- auto: measured (NULL paths answered EFAULT, as before 6.11) and cached per boot"
+# The filter that makes NULL paths answer as before 6.11 is one sysshim-run cannot read:
+# SYSSHIM_SECCOMP=child has throwaway children make its calls first (they live), and
+# then it goes on as without a filter.
+export SYSSHIM_SECCOMP=child
 boot=$(cat /proc/sys/kernel/random/boot_id)
 rm -f "$SYSSHIM_RUN_CACHE"
 check "first run measures" 0 - "measured now, cached in $SYSSHIM_RUN_CACHE" $sb null-efault $run -v $maps
@@ -167,7 +171,7 @@ rm -f "$SYSSHIM_RUN_CACHE"
 check "a clock that does not move: not timed, left to glibc" 0 no "not preloading: the clock here does not move" $sb null-efault $sb clock-eperm $run -v $maps
 [ ! -e "$SYSSHIM_RUN_CACHE" ] && ok "and nothing cached" || bad "a clock that does not move: cached" "$(cat "$SYSSHIM_RUN_CACHE")"
 
-echo "-- auto: sandboxes"
+echo "-- auto: sandboxes, the kernel asked in throwaway children (SYSSHIM_SECCOMP=child)"
 check "newfstatat refused (EPERM): nothing to gain, said so" 127 - "fstat or newfstatat refused here: nothing to gain" $sb newfstatat-eperm $run -v /nonexistent/cmd
 "$sb" statx-eperm ls -l "$top/tools" >/dev/null 2>"$tmp/ls-err"; lrc=$?
 [ "$lrc" != 0 ] && grep -q 'Operation not permitted' "$tmp/ls-err" && ok "statx EPERM: ls -l fails under glibc alone (exit $lrc)" ||
@@ -178,6 +182,18 @@ check "statx EPERM: ls -l works under sysshim-run" 0 - "statx is refused" $sb st
 cmp -s "$tmp/out" "$tmp/ls-plain" && ok "statx EPERM: the same listing as outside the sandbox" || bad "same ls -l output" "$(diff "$tmp/out" "$tmp/ls-plain" | head -3)"
 check "statx ENOSYS (glibc falls back): not a reason to preload" 0 - "" env SYSSHIM_RUN_TIMING="100 110" $sb statx-enosys $run $maps
 grep -q libsysshim "$tmp/out" && bad "statx ENOSYS: no preload" || ok "statx ENOSYS: no preload"
+unset SYSSHIM_SECCOMP
+
+echo "-- auto: sandboxes, careful (a filter that cannot be read: nothing asked)"
+check "a filter: preloads, says it asked nothing" 0 yes "a seccomp filter is in force here" $sb statx-enosys $run -v $maps
+check "statx EPERM: preloads" 0 yes "a seccomp filter is in force here" $sb statx-eperm $run -v $maps
+check "statx EPERM: ls -l works (the library answers through fstatat)" 0 - "a seccomp filter" $sb statx-eperm $run -v ls -l "$top/tools"
+cmp -s "$tmp/out" "$tmp/ls-plain" && ok "  the same listing as outside the sandbox" || bad "same ls -l output" "$(diff "$tmp/out" "$tmp/ls-plain" | head -3)"
+# newfstatat refused breaks glibc's dynamic loader itself: the command ends as it ends alone.
+"$sb" newfstatat-eperm cat /proc/self/maps >/dev/null 2>&1; nrc=$?
+check "newfstatat refused: the library's stat refused too: the command runs untouched (exit $nrc alone)" $nrc no \
+	"the library is not to be found" $sb newfstatat-eperm $run -v $maps
+check "SYSSHIM_SECCOMP=bogus: careful all the same" 0 yes "a seccomp filter is in force here" env SYSSHIM_SECCOMP=bogus $sb statx-enosys $run -v $maps
 
 echo "-- the command, read where it would be preloaded"
 lib=$top/$B/lib/libsysshim.so.0
@@ -288,18 +304,64 @@ decides "a file without #!: preloaded as before (/bin/sh runs it)" 0 yes "nohash
 # command's open, fstat, read (one page) and close, then the library's one look-up
 # (SYSSHIM_LIB); where the command makes it step aside, no look-up; where it steps aside
 # before (--never, a cheap empty path), the command is not touched.
-costs "cost, --always, a dynamic program" "openat fstat read close newfstatat " "$showenv" $run --always "$showenv"
-costs "cost, auto (preloads), a dynamic program" "statx fstat newfstatat openat fstat read close newfstatat " \
+# Every run but --never first reads /proc/self/status (openat, read, close): whether a
+# seccomp filter is in force. The command is looked at (newfstatat) before it is opened;
+# its dynamic section is read (a pread: beyond the first page) for the names it needs.
+st="openat read close"
+costs "cost, --always, a dynamic program" "$st newfstatat openat fstat read pread64 close newfstatat " \
+	"$showenv" $run --always "$showenv"
+costs "cost, auto (preloads), a dynamic program" \
+	"$st statx fstat newfstatat newfstatat openat fstat read pread64 close newfstatat " \
 	"$showenv" env SYSSHIM_RUN_TIMING="$dear" $run "$showenv"
-costs "cost, --always, a static program (no look-up)" "openat fstat read close " "$showenv-static" $run --always "$showenv-static"
-costs "cost, --always, set-user-ID (not even read)" "openat fstat close " "$tmp/suid" $run --always "$tmp/suid"
-costs "cost, --always, a script (its interpreter not read without -v)" "openat fstat read close newfstatat " \
-	"$tmp/static.sh" $run --always "$tmp/static.sh"
-costs "cost, a PATH search: a missing candidate costs one openat, no execve" "openat openat fstat read close newfstatat " \
+costs "cost, --always, a static program (no look-up)" "$st newfstatat openat fstat read close " \
+	"$showenv-static" $run --always "$showenv-static"
+costs "cost, --always, set-user-ID (not even opened)" "$st newfstatat " "$tmp/suid" $run --always "$tmp/suid"
+costs "cost, --always, a script (its interpreter not read without -v)" \
+	"$st newfstatat openat fstat read close newfstatat " "$tmp/static.sh" $run --always "$tmp/static.sh"
+costs "cost, a PATH search: a missing candidate costs one newfstatat, no execve" \
+	"$st newfstatat newfstatat openat fstat read pread64 close newfstatat " \
 	"$showenv" env PATH="$tmp/p0:$(dirname "$showenv")" $run --always "$(basename "$showenv")"
 costs "cost, --never: the command is not read" "" "$showenv" $run --never "$showenv"
-costs "cost, a cheap empty path (steps aside): the command is not read" "statx fstat newfstatat " \
+costs "cost, a cheap empty path (steps aside): the command is not read" "$st statx fstat newfstatat " \
 	"$showenv" env SYSSHIM_RUN_TIMING="100 110" $run "$showenv"
+# Under a filter it cannot read: nothing asked of the kernel, the open file's mode by
+# newfstatat (the loader's call), not fstat.
+costs "cost, under a filter: no statx, no fstat, no NULL path asked" \
+	"$st newfstatat openat newfstatat read pread64 close newfstatat " \
+	"$showenv" $sb statx-enosys $run "$showenv"
+
+echo "-- in company: where the library goes, what is opened"
+fr=$(ls /usr/lib/*/libfakeroot/libfakeroot-sysv.so 2>/dev/null | head -1)
+fr=${fr:-/nonexistent/libother.so}
+so=$SYSSHIM_LIB	# (check() keeps its own $so)
+check "LD_PRELOAD held another library: the library goes after it, -v says so" 0 yes \
+	"preloading $so after LD_PRELOAD's $fr (which stays in front)" env LD_PRELOAD="$fr" $run -v --always "$showenv"
+grep -qx "LD_PRELOAD=$fr:$so" "$tmp/out" && ok "  LD_PRELOAD=OTHER:LIB" || bad "LD_PRELOAD order" "$(head -1 "$tmp/out")"
+check "a space-separated LD_PRELOAD: after it too" 0 yes "" env LD_PRELOAD="$fr " $run --always "$showenv"
+grep -qx "LD_PRELOAD=$fr $so" "$tmp/out" && ok "  LD_PRELOAD=\"OTHER LIB\"" || bad "space-separated" "$(head -1 "$tmp/out")"
+check "LD_PRELOAD naming the library already: left as it is" 0 yes "" env LD_PRELOAD="$fr:$so" $run --always "$showenv"
+grep -qx "LD_PRELOAD=$fr:$so" "$tmp/out" && ok "  not named twice" || bad "named twice" "$(head -1 "$tmp/out")"
+# Two LD_PRELOAD entries: the dynamic loader takes the last; so does sysshim-run, and
+# leaves the first as it was.
+dupenv=$top/$B/tests/run-dupenv
+helper "$dupenv" tests/company/dupenv.c
+"$dupenv" LD_PRELOAD=/nonexistent/first.so LD_PRELOAD="$fr" -- "$run" --always /usr/bin/env >"$tmp/out" 2>"$tmp/err"
+[ "$(grep ^LD_PRELOAD= "$tmp/out" | tr '\n' ' ')" = "LD_PRELOAD=/nonexistent/first.so LD_PRELOAD=$fr:$so " ] &&
+	! grep -q first.so "$tmp/err" && ok "LD_PRELOAD twice: the last (the loader's) gets the library, the first is left" ||
+	bad "LD_PRELOAD twice" "$(grep ^LD_PRELOAD= "$tmp/out")" "$(head -2 "$tmp/err")"
+# A FIFO as the command, with a writer waiting for a reader: not opened (the writer
+# still waits), and execve's answer, as env(1) gives it.
+mkfifo "$tmp/fifo" && chmod 755 "$tmp/fifo"
+(echo data > "$tmp/fifo") & wpid=$!
+env "$tmp/fifo" >/dev/null 2>&1; erc=$?
+check "a FIFO as the command: exit $erc, as env(1)" $erc no "Permission denied" $run -v --always "$tmp/fifo"
+grep -q "not a regular file: left to execve unopened" "$tmp/err" && ok "  -v: left to execve unopened" || bad "FIFO -v" "$(cat "$tmp/err")"
+sleep 0.2
+kill -0 $wpid 2>/dev/null && ok "  the writer is still waiting for a reader" || bad "the FIFO was opened: its writer went on"
+[ "$(cat "$tmp/fifo")" = data ] && ok "  and what it writes reaches the first real reader" || bad "the FIFO's data was lost"
+wait $wpid 2>/dev/null
+env /dev/null >/dev/null 2>&1; erc=$?
+check "a device as the command: exit $erc, as env(1), not opened" $erc no "not a regular file" $run -v --always /dev/null
 
 echo "-- the ELF reader alone: the DT_NEEDED walk, malformed files ($nsan)"
 # reads NAME WANT FILE PREFIX [LINE...]: run-needed's answer for FILE is "match: WANT" (a
@@ -334,10 +396,13 @@ for f in "$tmp/needed-good" "$showenv" "$tmp/far-go"; do
 	out=$("$needed" --fuzz "$f" 3000 2>&1) && ok "changed bytes, $(basename "$f"): $out" ||
 		bad "changed bytes, $(basename "$f"): exit $?" "$(printf '%s\n' "$out" | tail -3)"
 done
-for h in good huge many; do
+for h in huge many; do
 	decides "sysshim-run on needed-$h: a dynamic program, preloaded" 127 yes \
 		"$tmp/needed-$h is a dynamic program (its loader: /nonexistent/ld.so)" "$tmp/needed-$h" $run -v --always "$tmp/needed-$h"
 done
+decides "sysshim-run on needed-good (it needs libasan.so.8): untouched, -v says why" 127 no \
+	"$tmp/needed-good is a program linked against AddressSanitizer's runtime (libasan.so.8), which must come first" \
+	"$tmp/needed-good" $run -v --always "$tmp/needed-good"
 unset SYSSHIM_LIB
 
 echo "sysshim-run: $pass passed, $fail failed"

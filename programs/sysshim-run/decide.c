@@ -73,6 +73,7 @@ struct timing {
 	int cache;			/* a cache file for this boot: its name in path */
 	struct ss_out path;
 	long err;			/* measure's, where it timed nothing */
+	unsigned stopped;		/* SS_SC_*: what a filter stopped in a child */
 };
 
 struct ts {
@@ -244,6 +245,8 @@ enum reason {
 	NO_CLOCK,	/* the clock does not move over a round: nothing timed */
 	NO_ROOT,	/* "/" cannot be opened to time the calls on */
 	TIMED,		/* the two costs decide */
+	SANDBOX,	/* a seccomp filter: nothing asked, the library is careful */
+	SANDBOX_STOPS,	/* a filter stops one of the calls, as throwaway children found */
 };
 
 /* The timing from this boot's cache, else measured now (and cached for this boot):
@@ -265,10 +268,26 @@ static enum reason cached_or_measured(char **envp, struct timing *t)
 	return TIMED;
 }
 
-/* The reason under auto: the kernel's answers first, then the timing. */
+/* Under a seccomp filter (main.c's careful) the kernel is not asked: unless
+ * SYSSHIM_SECCOMP=child has throwaway children make the three calls first, and they all
+ * live: 1, and sysshim-run goes on as where there is no filter (the one who asked for
+ * children knows the filter allows a fork; its timing and its cache are taken on trust). */
+static int children_cleared(char **envp, struct timing *t)
+{
+	const char *m = __ss_env_get(envp, "SYSSHIM_SECCOMP");
+	if (!m || !__ss_streq(m, "child"))
+		return 0;
+	t->stopped = __ss_seccomp_child_stops(SS_SC_FSTAT | SS_SC_NEWFSTATAT | SS_SC_STATX);
+	careful = t->stopped != 0;
+	return !careful;
+}
+
+/* The reason under auto: a sandbox first, then the kernel's answers, then the timing. */
 static enum reason auto_reason(char **envp, struct timing *t)
 {
 	struct answers a;
+	if (careful && !children_cleared(envp, t))
+		return t->stopped ? SANDBOX_STOPS : SANDBOX;
 	ask_kernel(&a);
 	/* glibc 2.33-2.38's statx() falls back only on ENOSYS: ls and stat fail. */
 	if (a.statx == -EPERM)
@@ -291,9 +310,25 @@ static uint64_t threshold(char **envp)
 	return r && (v = parse_fix(&r, 2)) > 0 ? (uint64_t)v : RATIO;
 }
 
+/* A sandbox preloads: the library reads what it can of the filter, hands every call to
+ * the C library where it cannot, and answers a statx() the filter refuses (sysshim(7)). */
 static int verdict(enum reason r, const struct timing *t)
 {
-	return r == ASKED || r == STATX_EPERM || (r == TIMED && t->ratio >= t->threshold);
+	return r == ASKED || r == STATX_EPERM || r == SANDBOX || r == SANDBOX_STOPS ||
+	       (r == TIMED && t->ratio >= t->threshold);
+}
+
+/* The kinds of syscall in SC, by name. */
+static void put_kinds(struct ss_out *w, unsigned sc)
+{
+	const char *sep = "";
+	for (unsigned k = SS_SC_FSTAT; k <= SS_SC_STATX; k <<= 1) {
+		if (!(sc & k))
+			continue;
+		__ss_put(w, sep);
+		__ss_put(w, k == SS_SC_FSTAT ? "fstat" : k == SS_SC_NEWFSTATAT ? "newfstatat" : "statx");
+		sep = ", ";
+	}
 }
 
 /* Where the timing came from: "measured now, cached in FILE" and the like. */
@@ -357,12 +392,26 @@ static void put_reason(struct ss_out *w, enum reason r, struct timing *t, int pr
 	case TIMED:
 		put_costs(w, t, preload);
 		break;
+	case SANDBOX:
+		__ss_put(w, "a seccomp filter is in force here (/proc/self/status): its answers cannot "
+			    "be asked without risking the command, so nothing is timed; the library "
+			    "reads what filters it can and hands each call to the C library where it "
+			    "cannot (correct, not faster; SYSSHIM_SECCOMP=child tries the calls in "
+			    "throwaway children)");
+		break;
+	case SANDBOX_STOPS:
+		__ss_put(w, "a seccomp filter here stops ");
+		put_kinds(w, t->stopped);
+		__ss_put(w, " (throwaway children tried them: SYSSHIM_SECCOMP=child): nothing timed; "
+			    "the library makes none of them");
+		break;
 	}
 }
 
 void decide(struct decision *d, const char *mode, char **envp)
 {
 	struct timing t;
+	t.stopped = 0;
 	enum reason r = __ss_streq(mode, "always") ? ASKED : auto_reason(envp, &t);
 	if (r == TIMED) {
 		t.ratio = cost_ratio(t.fstat_ns, t.empty_ns);

@@ -30,40 +30,57 @@ static long try_exec(const char *path, char **argv, char **envp, int elf)
 }
 
 /* ---- the environment the command gets where the library is preloaded */
-/* "LD_PRELOAD=LIB[:OLD]" into PRE (room: 13 + LIB's length + ON). OLD, ON long: what the
- * environment's first LD_PRELOAD held. */
-static void preload_entry(char *pre, const struct ss_out *lib, const char *old, size_t on)
+/* The LD_PRELOAD entry of ENVP that the dynamic loader takes (the last: it reads them
+ * all, each over the one before), or 0. */
+static char **loader_entry(char **envp)
 {
-	char *e = __ss_stpcpy(pre, "LD_PRELOAD=");
-	__builtin_memcpy(e, lib->b, lib->n);
-	e += lib->n;
-	*e = 0;
-	if (on) {
-		*e++ = ':';
-		__builtin_memcpy(e, old, on + 1);
-	}
-}
-
-/* PRE, then ENVP without its LD_PRELOAD entries, into ENV (room: ENVP's and 2). */
-static void preload_env(char **env, char *pre, char **envp)
-{
-	size_t k = 0;
-	env[k++] = pre;
+	char **last = 0;
 	for (char **e = envp; *e; e++)
-		if (**e != 'L' || !__ss_after(*e, "LD_PRELOAD="))	/* (one call less an entry) */
-			env[k++] = *e;
-	env[k] = 0;
+		if (**e == 'L' && __ss_after(*e, "LD_PRELOAD="))	/* (one call less an entry) */
+			last = e;
+	return last;
 }
 
+/* Whether the list V (separated by ':' or ' ', as the loader reads it) names LIB. */
+static int names(const char *v, const struct ss_out *lib)
+{
+	for (const char *p = v; *p;) {
+		size_t k = 0;
+		while (p[k] && p[k] != ':' && p[k] != ' ')
+			k++;
+		size_t i = 0;
+		while (i < k && k == lib->n && p[i] == lib->b[i])
+			i++;
+		if (k == lib->n && i == k)
+			return 1;
+		p += k + (p[k] != 0);
+	}
+	return 0;
+}
+
+/* ENVP as it is, but for the entry the loader takes, which gets the library after what
+ * it held (an interposer it held stays in front, and its wrappers of the stat family
+ * reach the library's), or one more entry at the end where there is none. ENVP itself
+ * where that entry names the library already. */
 static long exec_preloaded(const char *path, struct job *j, int elf)
 {
-	const char *old = __ss_env_get(j->envp, "LD_PRELOAD");
-	size_t n = 0, on = old ? __ss_strlen(old) : 0;
+	char **at = loader_entry(j->envp);
+	const char *old = at ? *at + sizeof "LD_PRELOAD=" - 1 : "";
+	size_t n = 0, on = __ss_strlen(old);
+	if (names(old, &j->lib))
+		return try_exec(path, j->argv, j->envp, elf);
 	while (j->envp[n])
 		n++;
-	char pre[sizeof "LD_PRELOAD=" + j->lib.n + 1 + on], *env[n + 2];
-	preload_entry(pre, &j->lib, old, on);
-	preload_env(env, pre, j->envp);
+	char pre[sizeof "LD_PRELOAD=" + on + 1 + j->lib.n], *env[n + 2], *e;
+	e = __ss_stpcpy(__ss_stpcpy(pre, "LD_PRELOAD="), old);
+	if (on && old[on - 1] != ':' && old[on - 1] != ' ')
+		*e++ = ':';
+	__builtin_memcpy(e, j->lib.b, j->lib.n);
+	e[j->lib.n] = 0;
+	for (size_t i = 0; i <= n; i++)
+		env[i] = j->envp + i == at ? pre : j->envp[i];
+	if (!at)
+		env[n] = pre, env[n + 1] = 0;
 	return try_exec(path, j->argv, env, elf);
 }
 
@@ -75,6 +92,12 @@ static void say_choice(struct job *j, const char *path, int pre, struct ss_out *
 	__ss_put(&o, pre ? "preloading " : "not preloading: ");
 	if (pre) {
 		__ss_put(&o, __ss_cstr(&j->lib));
+		char **at = loader_entry(j->envp);
+		if (at && (*at)[sizeof "LD_PRELOAD=" - 1]) {
+			__ss_put(&o, " after LD_PRELOAD's ");
+			__ss_put(&o, *at + sizeof "LD_PRELOAD=" - 1);
+			__ss_put(&o, " (which stays in front)");
+		}
 		__ss_put(&o, ": ");
 		__ss_put(&o, __ss_cstr(&j->d.why));
 		__ss_put(&o, "; ");
@@ -101,8 +124,13 @@ static long attempt(struct job *j, const char *path)
 	if (kind < 0)
 		return kind;
 	int pre = kind < K_STATIC;
-	if (pre && !j->lib.n && find_library(&j->lib, j->self, j->envp))
-		return NO_LIB;
+	/* Under a filter the preload was a maybe: without the library, the command runs. */
+	if (pre && !j->lib.n && find_library(&j->lib, j->self, j->envp, !careful || j->verbose)) {
+		if (!careful)
+			return NO_LIB;
+		pre = 0;
+		__ss_put(&what, "; the library is not to be found");
+	}
 	if (j->verbose)
 		say_choice(j, path, pre, &what);
 	return pre ? exec_preloaded(path, j, elf) : try_exec(path, j->argv, j->envp, elf);

@@ -30,6 +30,24 @@ static void put_elf_id(struct ss_out *o, unsigned class, unsigned data, unsigned
 	__ss_put_fix(o, machine, 0);
 }
 
+/* A runtime that checks that it comes first in the loader's list, and aborts the program
+ * otherwise (AddressSanitizer's: gcc's libasan.so.N, clang's libclang_rt.asan*.so). Its
+ * name into NAME (256 bytes): 1. */
+static int must_come_first(const char *name, void *arg)
+{
+	const char *b = name;
+	for (const char *p = name; *p; p++)
+		if (*p == '/')
+			b = p + 1;
+	if (!__ss_after(b, "libasan.so") && !__ss_after(b, "libclang_rt.asan"))
+		return 0;
+	size_t n = __ss_strlen(name);
+	n = n < 255 ? n : 255;
+	__builtin_memcpy(arg, name, n);
+	((char *)arg)[n] = 0;
+	return 1;
+}
+
 /* An ELF file elf_read would not take (status ST), said in O: its kind. */
 static int elf_refused(struct ss_out *o, enum elf_status st, const struct elf_info *h)
 {
@@ -78,6 +96,14 @@ static int elf_kind(int fd, const unsigned char *page_, long n, struct ss_out *o
 		__ss_put(o, "a static program (no PT_INTERP): no dynamic loader runs, LD_PRELOAD "
 			    "would be ignored");
 		return K_STATIC;
+	}
+	char first[256];
+	if (elf_needed(&f, &h, must_come_first, first) == 1) {
+		__ss_put(o, "a program linked against AddressSanitizer's runtime (");
+		__ss_put(o, first);
+		__ss_put(o, "), which must come first in the loader's list and wraps the stat "
+			    "family itself: run untouched (a sanitizer's run is not one to speed up)");
+		return K_FIRST;
 	}
 	__ss_put(o, "a dynamic program");
 	if (h.interp_name[0]) {
@@ -141,18 +167,28 @@ static int by_contents(int fd, struct ss_out *o, int verbose, int *elf)
 	return K_OTHER;
 }
 
-/* The mode of FD (PATH 0) or of PATH: fstat, newfstatat; statx where the kernel has
+/* What a file is: its mode, and which file (a file open later must be this one). */
+struct file_id {
+	uint32_t mode;
+	uint64_t dev, ino;
+};
+
+/* PATH's (FD's where PATH is 0): newfstatat, or fstat (newfstatat with an empty path
+ * under a filter: the call glibc 2.33 - 2.38's loader makes); statx where the kernel has
  * neither (loongarch64 before 6.11). */
-static long mode_of(int fd, const char *path, uint32_t *mode)
+static long file_id(int fd, const char *path, struct file_id *id)
 {
 	struct stat st;
 	struct statx sx;
-	long r = path ? __syscall(SYS_newfstatat, AT_FDCWD, path, &st, 0) : sys_fstat(fd, &st);
-	if (!r)
-		*mode = st.st_mode;
-	else if (r == -ENOSYS && !(r = __syscall(SYS_statx, path ? AT_FDCWD : fd, path ? path : "",
-						 path ? 0 : AT_EMPTY_PATH, STATX_BASIC_STATS, &sx)))
-		*mode = sx.stx_mode;
+	long r = path ? __syscall(SYS_newfstatat, AT_FDCWD, path, &st, 0) :
+		 careful ? __syscall(SYS_newfstatat, fd, "", &st, AT_EMPTY_PATH) : sys_fstat(fd, &st);
+	if (!r) {
+		*id = (struct file_id){ st.st_mode, st.st_dev, st.st_ino };
+	} else if (r == -ENOSYS && !(r = __syscall(SYS_statx, path ? AT_FDCWD : fd, path ? path : "",
+						   path ? 0 : AT_EMPTY_PATH, STATX_BASIC_STATS, &sx))) {
+		*id = (struct file_id){ sx.stx_mode, ss_makedev(sx.stx_dev_major, sx.stx_dev_minor),
+					sx.stx_ino };
+	}
 	return r;
 }
 
@@ -161,31 +197,50 @@ static int setid(uint32_t mode)
 	return (mode & S_ISUID) || (mode & (S_ISGID | S_IXGRP)) == (S_ISGID | S_IXGRP);
 }
 
-/* open, fstat, read, close; a pread where the program headers or notes lie beyond the
- * first page. A set-ID file is told by its mode alone. */
+/* A regular file PATH (ID), opened and read: what it is. Opened only now, and read only
+ * if it is still that file (it may have been replaced since it was looked at). */
+static int regular(const char *path, const struct file_id *id, struct ss_out *o, int verbose,
+		   int *elf)
+{
+	struct file_id now;
+	int fd = open_command(path), kind = K_OTHER;
+	if (fd < 0) {
+		not_readable(o, -fd);
+		return K_OTHER;
+	}
+	if (!file_id(fd, 0, &now) && now.mode == id->mode && now.dev == id->dev && now.ino == id->ino)
+		kind = by_contents(fd, o, verbose, elf);
+	else
+		__ss_put(o, "a file that changed while it was looked at: not read, as before");
+	__syscall(SYS_close, fd);
+	return kind;
+}
+
+/* Looked at before it is opened (a newfstatat), so that only a regular file is opened:
+ * a FIFO or a device is left to execve unopened, as env(1) leaves it, and a set-ID file
+ * is told by its mode alone. Then open, fstat, read, close; a pread where the program
+ * headers, notes or dynamic section lie beyond the first page. */
 int inspect(const char *path, struct ss_out *o, int verbose, int *elf)
 {
-	uint32_t mode = 0;
+	struct file_id id;
+	long m = file_id(0, path, &id);
 	*elf = 0;
-	int fd = open_command(path);
-	if (fd == -ENOENT || fd == -ENOTDIR)
-		return fd;
-	long m = fd < 0 ? mode_of(0, path, &mode) : mode_of(fd, 0, &mode);
-	int kind = K_OTHER;
-	if (!m && setid(mode)) {
-		__ss_put(o, mode & S_ISUID ? "set-user-ID" : "set-group-ID");
-		__ss_put(o, ": the loader ignores LD_PRELOAD in secure mode");
-		kind = K_SETID;
-	} else if (!m && (mode & S_IFMT) != S_IFREG) {
-		__ss_put(o, "not a regular file");
-	} else if (fd < 0) {
-		not_readable(o, -fd);
-	} else {
-		kind = by_contents(fd, o, verbose, elf);
+	if (m == -ENOENT || m == -ENOTDIR)
+		return (int)m;
+	if (m) {
+		not_readable(o, -m);
+		return K_OTHER;
 	}
-	if (fd >= 0)
-		__syscall(SYS_close, fd);
-	return kind;
+	if (setid(id.mode)) {
+		__ss_put(o, id.mode & S_ISUID ? "set-user-ID" : "set-group-ID");
+		__ss_put(o, ": the loader ignores LD_PRELOAD in secure mode");
+		return K_SETID;
+	}
+	if ((id.mode & S_IFMT) != S_IFREG) {
+		__ss_put(o, "not a regular file: left to execve unopened, as env(1) leaves it");
+		return K_OTHER;
+	}
+	return regular(path, &id, o, verbose, elf);
 }
 
 int starts_elf(const char *path)

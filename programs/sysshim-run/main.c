@@ -19,6 +19,20 @@
 #include "crt_arch.h"
 #include "rt_nolibc.h"
 
+int careful;
+const char *exec_fn;
+
+#define AT_EXECFN	31
+
+/* Whether a seccomp filter is in force, by /proc/self/status: an openat, a read and a
+ * close, the first calls a dynamic loader makes, before any other sysshim-run makes.
+ * Where it cannot be read (no /proc), it may be. */
+static int filtered(void)
+{
+	unsigned mode, filters;
+	return __ss_seccomp_status(&mode, &filters) || mode != 0;
+}
+
 void say(const char *a, const char *b, const char *c)
 {
 	SS_OUT(o);
@@ -144,6 +158,7 @@ static int sysshim_run(int argc, char **argv, char **envp)
 			say("not preloading: asked not to (--never or SYSSHIM_RUN=never)", 0, 0);
 		return run(&j);
 	}
+	careful = filtered();
 	decide(&j.d, op.mode, envp);
 	/* Where it steps aside the decision's three syscalls are all it costs: the command is
 	 * not read and the library not looked for. Where it preloads, run() reads each
@@ -156,8 +171,13 @@ static int sysshim_run(int argc, char **argv, char **envp)
 __attribute__((noreturn, used, visibility("hidden"))) void __ss_start_c(long *sp)
 {
 	int argc = (int)sp[0];
-	char **argv = (char **)(sp + 1);
-	int r = sysshim_run(argc, argv, argv + argc + 1);
+	char **argv = (char **)(sp + 1), **envp = argv + argc + 1, **e = envp;
+	while (*e)
+		e++;
+	for (unsigned long *aux = (unsigned long *)(e + 1); aux[0]; aux += 2)
+		if (aux[0] == AT_EXECFN)
+			exec_fn = (const char *)aux[1];
+	int r = sysshim_run(argc, argv, envp);
 	for (;;)
 		__syscall(SYS_exit_group, r);
 }

@@ -6,6 +6,7 @@
 
 #include "kdefs.h"
 #include "rt.h"
+#include "seccomp.h"
 
 #ifndef SYSSHIM_LIBDIR
 #define SYSSHIM_LIBDIR "/usr/local/lib"
@@ -23,6 +24,14 @@
 
 /* main.c: one line on stderr, "sysshim-run: " A B C (B and C may be 0). */
 void say(const char *a, const char *b, const char *c);
+
+/* main.c: a seccomp filter is in force (or there is no /proc to tell): sysshim-run makes
+ * none but the calls the command's own dynamic loader makes (openat, read, pread64,
+ * close, newfstatat, execve; write for what it says), so none that the filter could
+ * kill where the command would live (man/sysshim-run.1, SANDBOXES). */
+extern int careful;
+/* The path sysshim-run was started by (the auxiliary vector's AT_EXECFN), or 0. */
+extern const char *exec_fn;
 
 /* The text of errno value E, for a file that cannot be run or read. */
 static inline const char *error_text(long e)
@@ -42,7 +51,7 @@ struct decision {
 };
 
 /* The decision for MODE "always" or "auto" (SYSSHIM_RUN's values; "never" needs none),
- * with what ENVP says (the test hook, the cache file, the threshold). */
+ * with what ENVP says (the test hook, the cache file, the threshold, SYSSHIM_SECCOMP). */
 void decide(struct decision *d, const char *mode, char **envp);
 /* fstat(fd) and newfstatat(fd, "", AT_EMPTY_PATH) timed now, per call: 0; 1 when the
  * clock does not move over a round of calls; -errno when "/" cannot be opened. */
@@ -65,6 +74,7 @@ enum kind {
 	K_GO,		/* a Go build-ID note: Go makes its own syscalls */
 	K_FOREIGN,	/* another class, byte order or machine: its loader refuses the library */
 	K_SETID,	/* set-user-ID or set-group-ID: the loader's secure mode ignores it */
+	K_FIRST,	/* linked against a runtime that must come first (AddressSanitizer's) */
 	K_BAD,		/* an ELF the kernel will not run */
 };
 
@@ -76,9 +86,10 @@ int inspect(const char *path, struct ss_out *o, int verbose, int *elf);
 int starts_elf(const char *path);
 
 /* ---- lib.c: which library file */
-/* The library's absolute path into LIB: 0, or -1 (said on stderr) where it is missing.
- * SELF: sysshim-run's argv[0], for its directory where /proc is not mounted. */
-int find_library(struct ss_out *lib, const char *self, char **envp);
+/* The library's absolute path into LIB: 0, or -1 where it is missing (said on stderr
+ * where LOUD). SELF: sysshim-run's argv[0], for its directory where /proc is not
+ * mounted. */
+int find_library(struct ss_out *lib, const char *self, char **envp, int loud);
 
 /* ---- exec.c: running the command */
 /* What running the command needs, built once (main.c). */

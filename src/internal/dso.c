@@ -1,5 +1,5 @@
 #include "dso.h"
-#include "env.h"
+#include "rt.h"
 
 /* The dynamic section's addresses: the dynamic loader adds the load bias to them in
  * place on most architectures, the kernel's vDSO image and a read-only dynamic section

@@ -221,21 +221,20 @@ static unsigned field(const char *s, const char *name)
 	return ~0U;
 }
 
+/* One read: the kernel makes the whole file (about 1.5 KB) at the first. */
 int __ss_seccomp_status(unsigned *mode, unsigned *filters)
 {
 	char b[4096];
-	long n = 0, r, fd = __syscall(SYS_openat, AT_FDCWD, "/proc/self/status", O_RDONLY | O_CLOEXEC);
+	long n, fd = __syscall(SYS_openat, AT_FDCWD, "/proc/self/status", O_RDONLY | O_CLOEXEC);
 
 	if (fd < 0)
 		return -1;
 	b[0] = '\n';	/* so that the first line is found as the others */
-	do {
-		r = __syscall(SYS_read, fd, b + 1 + n, sizeof b - 2 - n);
-		if (r > 0)
-			n += r;
-	} while ((r > 0 || r == -EINTR) && n < (long)sizeof b - 2);
+	do
+		n = __syscall(SYS_read, fd, b + 1, sizeof b - 2);
+	while (n == -EINTR);
 	__syscall(SYS_close, fd);
-	b[1 + n] = 0;
+	b[n > 0 ? 1 + n : 1] = 0;
 	*mode = field(b, "Seccomp");
 	*filters = field(b, "Seccomp_filters");
 	return *mode == ~0U ? -1 : 0;
