@@ -1,5 +1,6 @@
-/* insn_fstat MODE N: N fstat calls through MODE (sysshim, glibc or raw), for callgrind:
- * the difference of two runs gives user-space instructions per call. */
+/* insn_fstat MODE N: N fstat calls through MODE (sysshim, glibc, raw: glibc's syscall(),
+ * or syscall: the library's syscall(), which reads a seccomp filter on its way), for
+ * callgrind: the difference of two runs gives user-space instructions per call. */
 #include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,6 +12,14 @@
 
 static int raw_fstat(int fd, struct stat *st)
 {
+	static long (*glibc_syscall)(long, ...);
+	if (!glibc_syscall)
+		glibc_syscall = (long (*)(long, ...))libc_sym("syscall");
+	return glibc_syscall(SYS_fstat, fd, st);
+}
+
+static int syscall_fstat(int fd, struct stat *st)
+{
 	return syscall(SYS_fstat, fd, st);
 }
 
@@ -19,7 +28,8 @@ int main(int argc, char **argv)
 	if (argc != 3)
 		return 2;
 	int (*f)(int, struct stat *) = !strcmp(argv[1], "sysshim") ? sysshim_fstat :
-				       !strcmp(argv[1], "glibc") ? libc_fstat : raw_fstat;
+				       !strcmp(argv[1], "glibc") ? libc_fstat :
+				       !strcmp(argv[1], "syscall") ? syscall_fstat : raw_fstat;
 	long n = atol(argv[2]);
 	struct stat st;
 	int fd = open("/dev/null", O_RDONLY);

@@ -100,7 +100,7 @@ br-overlay: deps-bench-real all $(BR)/brtime $(BR)/bpmount $(BR)/empty.so $(BR)/
 	@mkdir -p $(BR)/overlay/opt/bench/company && cp tests/company.sh $(BR)/overlay/opt/bench/ && \
 		cp tests/company/*.sh $(BR)/overlay/opt/bench/company/ && cp -r $(BR)/company-bin $(BR)/overlay/opt/bench/
 	@$(if $(BR_RT),cp $(BR)/java/JFiles.class $(BR)/overlay/opt/bench/w/java/,rm -rf $(BR)/overlay/opt/bench/w/java $(BR)/overlay/opt/bench/w/nodefs.js)
-	@cp $(B)/bin/sysshim-run $(BR)/overlay/opt/sysshim/bin/
+	@cp $(B)/bin/sysshim-run $(B)/bin/sysshim-probe $(BR)/overlay/opt/sysshim/bin/
 	@cp $(B)/lib/$(SONAME) $(BR)/overlay/opt/sysshim/lib/
 	@if [ -f $(BR_GLIBC)/libc.so.6 ] && [ -f $(BR_GLIBC)/elf/ld.so ]; then \
 		mkdir -p $(BR)/overlay/opt/glibc-backport && \

@@ -52,9 +52,13 @@ static const struct {
 struct found {
 	struct utsname u;
 	struct sysshim_info in;
+	struct sysshim_company co;
 	struct sysshim_batch_info bi;
 	const char *fd, *path, *empty, *sx;
 };
+
+static const char *const sandbox[] = { "?", "none", "read", "unread" };
+static const char *const syscalls[] = { "fstat", "newfstatat", "statx", "io_uring", "membarrier" };
 
 static const char *const bmode[] = { "auto", "uring", "plain" };
 
@@ -62,6 +66,7 @@ static void find(struct found *f)
 {
 	uname(&f->u);
 	sysshim_info(&f->in);
+	sysshim_company(&f->co);
 	f->fd = sysshim_strategy_name(f->in.fstat_strategy);
 	f->path = f->in.path_via_statx ? "statx" : "newfstatat";
 	f->empty = f->in.fstat_strategy == SYSSHIM_S_FSTAT &&
@@ -81,6 +86,17 @@ static void print_json(const struct found *f)
 	       "\"fstatat_empty_path\": \"%s\", \"stat\": \"%s\", \"lstat\": \"%s\", "
 	       "\"fstatat\": \"%s\", \"statx\": \"%s\"}, ",
 	       sysshim_strategy_name(f->in.forced), f->fd, f->empty, f->path, f->path, f->path, f->sx);
+	printf("\"company\": {\"handed\": {");
+	for (int c = 0, n = 0; c < SYSSHIM_CALLS; c++)
+		if (f->co.handed & 1U << c)
+			printf("%s\"%s\": \"%s\"", n++ ? ", " : "", sysshim_call_name(c),
+			       sysshim_call_next(c) ? sysshim_call_next(c) : "");
+	printf("}, \"sandbox\": \"%s\", \"stopped\": [", sandbox[f->co.sandbox & 3]);
+	for (unsigned k = 0, n = 0; k < 5; k++)
+		if (f->co.stopped & 1U << k)
+			printf("%s\"%s\"", n++ ? ", " : "", syscalls[k]);
+	printf("], \"filters_read\": %u, \"tried_in_child\": %s}, ", f->co.filters_read,
+	       f->co.tried_in_child ? "true" : "false");
 	printf("\"batch\": {\"mode\": \"%s\", \"uring\": %s, \"calibrated\": %s, "
 	       "\"plain_ns\": %u, \"uring_enter_ns\": %u, \"uring_write_ns\": %u, "
 	       "\"crossover\": %u, \"way_16\": \"%s\", \"interval\": %u, "
@@ -107,6 +123,34 @@ static void print_calls(const struct found *f)
 	printf("  %-40s %s\n", "fstatat(fd, \"\", AT_EMPTY_PATH)", f->empty);
 	printf("  %-40s %s\n", "stat, lstat, fstatat(fd, path)", f->path);
 	printf("  %-40s %s\n", "statx", f->sx);
+}
+
+/* Which calls go to another definition, and what the library knows of a sandbox. */
+static void print_company(const struct sysshim_company *co)
+{
+	printf("company (sysshim(7), IN COMPANY):\n");
+	for (int c = 0; c < SYSSHIM_CALLS; c++)
+		if (co->handed & 1U << c)
+			printf("  %-40s handed to %s\n", sysshim_call_name(c),
+			       sysshim_call_next(c) ? sysshim_call_next(c) : "?");
+	if (!co->handed)
+		printf("  %-40s %s\n", "other interposers", "none: every call answered here");
+	printf("  %-40s %s", "seccomp",
+	       co->sandbox == SYSSHIM_SANDBOX_NONE ? "no filter" :
+	       co->sandbox == SYSSHIM_SANDBOX_READ && co->tried_in_child ?
+	       "a filter, its calls tried in throwaway children" :
+	       co->sandbox == SYSSHIM_SANDBOX_READ ? "filters, each read on its way in" :
+	       "a filter the library cannot read: calls go to the C library");
+	if (co->filters_read)
+		printf(" (%u read on their way in)", co->filters_read);
+	printf("\n");
+	if (co->stopped) {
+		printf("  %-40s", "not made (a filter stops them, or may)");
+		for (unsigned k = 0; k < 5; k++)
+			if (co->stopped & 1U << k)
+				printf(" %s", syscalls[k]);
+		printf("\n");
+	}
 }
 
 static void print_batch(const struct sysshim_batch_info *bi)
@@ -143,6 +187,7 @@ int main(int argc, char **argv)
 		return 0;
 	}
 	print_calls(&f);
+	print_company(&f.co);
 	print_batch(&f.bi);
 	return 0;
 }

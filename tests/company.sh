@@ -199,6 +199,16 @@ if want interposers; then
 		same uid_wrapper inside "$WAYS" -- as_user env UID_WRAPPER=1 UID_WRAPPER_ROOT=1 LD_PRELOAD="$uw" \
 			WAY "$HELP/callsys"
 	fi
+	# What the library says it does there (sysshim-probe, linked with libsysshim.a).
+	if [ -x "$PROBE" ] && have fakeroot; then
+		fakeroot "$PROBE" --json >"$tmp/pj" 2>&1
+		grep -q '"handed": {"fstat": "[^"]*libfakeroot[^"]*", "fstat64"' "$tmp/pj" &&
+			grep -q '"statx": "[^"]*libfakeroot' "$tmp/pj" &&
+			ok "sysshim-probe under fakeroot: every call handed to libfakeroot" ||
+			bad "sysshim-probe under fakeroot" "$(grep -o '"company[^]]*' "$tmp/pj")"
+		"$PROBE" --json | grep -q '"handed": {}' && ok "sysshim-probe alone: no call handed" ||
+			bad "sysshim-probe alone hands calls" "$("$PROBE" --json | grep -o '"company[^]]*')"
+	fi
 	if have installwatch; then
 		mkdir -p "$wd/iw"
 		same installwatch inside "$WAYS" -- installwatch -r "$wd/iw" -o "$wd/iw.log" WAY \
@@ -255,6 +265,24 @@ if want seccomp; then
 				WAY "$HELP/late" $act $sc "$wd/in"
 		done
 	done
+	# What the library knows there: a filter from before exec cannot be read (every call
+	# to the C library); SYSSHIM_SECCOMP=child has throwaway children try the calls.
+	if [ -x "$PROBE" ]; then
+		"$HELP/filter" eperm statx "$PROBE" --json >"$tmp/pj" 2>&1
+		grep -q '"sandbox": "unread", "stopped": \["fstat", "newfstatat", "statx", "io_uring", "membarrier"\]' "$tmp/pj" &&
+			grep -q '"stat": "[^"]*libc.so' "$tmp/pj" &&
+			ok "sysshim-probe under a filter from before exec: unread, every call to the C library" ||
+			bad "sysshim-probe under a filter from before exec" "$(grep -o '"company.*' "$tmp/pj" | cut -c1-300)"
+		"$HELP/filter" eperm statx env SYSSHIM_SECCOMP=child "$PROBE" --json >"$tmp/pj" 2>&1
+		grep -q '"sandbox": "read", "stopped": \[\], "filters_read": 0, "tried_in_child": true' "$tmp/pj" &&
+			grep -q '"fstat": "fstat"' "$tmp/pj" && grep -q '"statx": "emulated' "$tmp/pj" &&
+			ok "  with SYSSHIM_SECCOMP=child: tried, the fstat fast path, statx emulated (EPERM)" ||
+			bad "  with SYSSHIM_SECCOMP=child" "$(cut -c1-400 "$tmp/pj")"
+		"$HELP/filter" kill fstat env SYSSHIM_SECCOMP=child "$PROBE" --json >"$tmp/pj" 2>&1
+		grep -q '"stopped": \["fstat"\]' "$tmp/pj" && ! grep -q '"fstat": "fstat"' "$tmp/pj" &&
+			ok "  a filter that kills fstat, tried in a child: fstat not made" ||
+			bad "  a filter that kills fstat, tried in a child" "$(cut -c1-400 "$tmp/pj")"
+	fi
 	# statx refused with EPERM from the start (an old container profile): ls and stat
 	# fail alone, and work with sysshim, which answers through the C library's fstatat.
 	unfiltered_ls() { ls -l "$wd/in"; stat -c '%n %s %F' "$wd/in"; }

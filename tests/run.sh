@@ -358,7 +358,9 @@ check "a FIFO as the command: exit $erc, as env(1)" $erc no "Permission denied" 
 grep -q "not a regular file: left to execve unopened" "$tmp/err" && ok "  -v: left to execve unopened" || bad "FIFO -v" "$(cat "$tmp/err")"
 sleep 0.2
 kill -0 $wpid 2>/dev/null && ok "  the writer is still waiting for a reader" || bad "the FIFO was opened: its writer went on"
-[ "$(cat "$tmp/fifo")" = data ] && ok "  and what it writes reaches the first real reader" || bad "the FIFO's data was lost"
+[ "$(timeout 5 cat "$tmp/fifo")" = data ] && ok "  and what it writes reaches the first real reader" ||
+	bad "the FIFO's data was lost"
+kill $wpid 2>/dev/null
 wait $wpid 2>/dev/null
 env /dev/null >/dev/null 2>&1; erc=$?
 check "a device as the command: exit $erc, as env(1), not opened" $erc no "not a regular file" $run -v --always /dev/null

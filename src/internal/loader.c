@@ -18,7 +18,8 @@ static const char *const fn_names[SS_FN_COUNT] = {
 
 static uintptr_t next_fn[SS_FN_COUNT], libc_fn[SS_FN_COUNT];
 static const struct ss_link *next_obj[SS_FN_COUNT];
-static unsigned scanned, glibc_version;
+unsigned __ss_loader_scanned;
+static unsigned glibc_version;
 
 const char *__ss_fn_name(int fn)
 {
@@ -61,7 +62,7 @@ static unsigned version_of(const char *v)
  * tables; the last store publishes them. */
 unsigned __ss_loader_scan(void)
 {
-	unsigned s = __atomic_load_n(&scanned, __ATOMIC_ACQUIRE), found = 0;
+	unsigned s = __atomic_load_n(&__ss_loader_scanned, __ATOMIC_ACQUIRE), found = 0;
 	const struct ss_link *me = __ss_loader_self(), *l;
 	struct ss_dso d;
 
@@ -95,7 +96,7 @@ unsigned __ss_loader_scan(void)
 			break;
 		}
 	}
-	__atomic_store_n(&scanned, s, __ATOMIC_RELEASE);
+	__atomic_store_n(&__ss_loader_scanned, s, __ATOMIC_RELEASE);
 	return s;
 }
 

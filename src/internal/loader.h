@@ -71,6 +71,14 @@ typedef long ss_syscall_fn(long, long, long, long, long, long, long);
 
 /* The calls whose next definition is not the C library's (SS_FN_BIT), | SS_LD_*. */
 hidden unsigned __ss_loader_scan(void);
+hidden extern unsigned __ss_loader_scanned;
+
+/* The same, with one load once the scan is done. */
+static inline unsigned __ss_loader(void)
+{
+	unsigned s = __atomic_load_n(&__ss_loader_scanned, __ATOMIC_ACQUIRE);
+	return likely(s) ? s : __ss_loader_scan();
+}
 /* The next definition of call FN after the library's, or 0 (none: a static program). */
 hidden ss_fn __ss_loader_next(int fn);
 /* The C library's own definition of FN, or 0. */

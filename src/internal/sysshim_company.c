@@ -17,8 +17,10 @@ EXPORT void sysshim_company(struct sysshim_company *c)
 	__ss_state();
 	sb = __ss_sandbox();
 	c->handed = 0;
+	/* prctl and syscall always go on to the next definition: handed where that is not
+	 * the C library's (another interposer's). */
 	for (int fn = 0; fn < SS_FN_COUNT; fn++)
-		if (__ss_handed(fn))
+		if (fn < SS_FN_PRCTL ? __ss_handed(fn) != 0 : (__ss_loader_scan() & SS_FN_BIT(fn)) != 0)
 			c->handed |= 1U << fn;
 	c->sandbox = SS_SB_KIND(sb);
 	c->stopped = SS_SB_STOPPED(sb);
