@@ -29,9 +29,9 @@ void say(const char *a, const char *b, const char *c);
  * none but the calls the command's own dynamic loader makes (openat, read, pread64,
  * close, newfstatat, execve; write for what it says), so none that the filter could
  * kill where the command would live (man/sysshim-run.1, SANDBOXES). */
-extern int careful;
+hidden extern int careful;
 /* The path sysshim-run was started by (the auxiliary vector's AT_EXECFN), or 0. */
-extern const char *exec_fn;
+hidden extern const char *exec_fn;
 
 /* The text of errno value E, for a file that cannot be run or read. */
 static inline const char *error_text(long e)

@@ -213,8 +213,10 @@ void __ss_filter_coming(const void *prog, int filter)
 	/* A pointer the kernel refuses (EFAULT) installs nothing. */
 	if (filter && ss_bad_ptr(prog))
 		return;
+	unsigned refused;
 	__ss_state();
-	drop(caps_of_kinds(SS_SB_STOPPED(__ss_sandbox_filter(filter ? prog : 0))));
+	unsigned stopped = SS_SB_STOPPED(__ss_sandbox_filter(filter ? prog : 0, &refused));
+	drop(caps_of_kinds(stopped | refused));
 }
 
 ss_fn __ss_handed(int fn)

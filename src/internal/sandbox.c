@@ -54,11 +54,12 @@ unsigned __ss_sandbox_peek(void)
 	return __atomic_load_n(&word, __ATOMIC_RELAXED);
 }
 
-unsigned __ss_sandbox_filter(const struct ss_sock_fprog *p)
+unsigned __ss_sandbox_filter(const struct ss_sock_fprog *p, unsigned *refused)
 {
 	unsigned old = __ss_sandbox(), w, bad;
 
-	bad = p ? __ss_bpf_stops(p, SS_SC_ALL) : SS_SC_ALL;
+	*refused = 0;
+	bad = p ? __ss_bpf_stops(p, SS_SC_ALL, refused) : SS_SC_ALL;
 	do {
 		unsigned kind = SS_SB_KIND(old) == SS_SB_NONE ? SS_SB_KNOWN : SS_SB_KIND(old);
 		w = pack(kind, SS_SB_STOPPED(old) | bad, SS_SB_SEEN(old) + 1,

@@ -28,7 +28,8 @@ hidden unsigned __ss_sandbox(void);
 /* The word as it stands, 0 if not looked yet: for a hot path. */
 hidden unsigned __ss_sandbox_peek(void);
 /* A filter program P (0: strict mode) about to be installed through the C library:
- * read, and the kinds it stops added. The new word. */
-hidden unsigned __ss_sandbox_filter(const struct ss_sock_fprog *p);
+ * read, and the kinds it stops added. The new word; *REFUSED: the kinds P answers with
+ * an errno (__ss_bpf_stops). */
+hidden unsigned __ss_sandbox_filter(const struct ss_sock_fprog *p, unsigned *refused);
 
 #endif

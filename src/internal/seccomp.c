@@ -158,13 +158,18 @@ static uint64_t action_for(const struct ss_sock_fprog *p, unsigned nr)
 	return REFUSED;	/* ran off the end */
 }
 
-/* Whether the call reaches the kernel: ALLOW, LOG. (ERRNO returns too, but refuses
- * the call, which the library then need not make: what it would have learnt from the
- * errno.) */
+/* Whether the call returns to the caller: ALLOW and LOG let it through to the kernel,
+ * ERRNO refuses it with an errno; anything else (kill, trap, a tracer, a supervisor, an
+ * answer by the arguments, a program the kernel would refuse) may not return. */
 static int lets_through(uint64_t r)
 {
 	uint32_t act = (uint32_t)r & SECCOMP_RET_ACTION_FULL;
 	return !(r >> 32) && (act == SECCOMP_RET_ALLOW || act == SECCOMP_RET_LOG);
+}
+
+static int refuses(uint64_t r)
+{
+	return !(r >> 32) && ((uint32_t)r & SECCOMP_RET_ACTION_FULL) == SECCOMP_RET_ERRNO;
 }
 
 /* The syscall numbers of kind KIND; 0 ends the list (no kind uses syscall 0 here:
@@ -183,16 +188,21 @@ static unsigned kind_nr(unsigned kind, int i)
 	return 0;
 }
 
-unsigned __ss_bpf_stops(const struct ss_sock_fprog *p, unsigned sc)
+unsigned __ss_bpf_stops(const struct ss_sock_fprog *p, unsigned sc, unsigned *refused)
 {
 	unsigned bad = 0;
 
+	*refused = 0;
 	for (unsigned kind = 1; kind & SS_SC_ALL; kind <<= 1) {
 		if (!(sc & kind))
 			continue;
-		for (int i = 0; kind_nr(kind, i); i++)
-			if (!lets_through(action_for(p, kind_nr(kind, i))))
+		for (int i = 0; kind_nr(kind, i); i++) {
+			uint64_t r = action_for(p, kind_nr(kind, i));
+			if (refuses(r))
+				*refused |= kind;
+			else if (!lets_through(r))
 				bad |= kind;
+		}
 	}
 	return bad;
 }

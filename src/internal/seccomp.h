@@ -55,11 +55,12 @@ struct ss_sock_fprog {
 #define SS_SC_MEMBARRIER	0x10	/* membarrier */
 #define SS_SC_ALL		0x1f
 
-/* The kinds in SC that filter program P does not simply let through: kills, traps,
- * hands to a tracer or a supervisor, answers with an errno, or answers depending on the
- * arguments (every kind, where the kernel would refuse P). The library leaves those
- * alone: an ALLOW or LOG answer is the only one that changes nothing. */
-hidden unsigned __ss_bpf_stops(const struct ss_sock_fprog *p, unsigned sc);
+/* The kinds in SC that filter program P may stop for good: kills, traps, hands to a
+ * tracer or a supervisor, or answers depending on the arguments (every kind, where the
+ * kernel would refuse P): the library does not make those. *REFUSED: the kinds it
+ * answers with an errno (a syscall of any of them returns; the stat calls do without
+ * it, as they would once it answered so). */
+hidden unsigned __ss_bpf_stops(const struct ss_sock_fprog *p, unsigned sc, unsigned *refused);
 
 /* /proc/self/status's Seccomp field (0 none, 1 strict, 2 filter) into *MODE and its
  * Seccomp_filters field (Linux 5.9+) into *FILTERS, ~0 where the kernel has none; -1
