@@ -1252,7 +1252,7 @@ END_TEST
  * until a write(2) costs at least want_ns more than before and 4 times what it did,
  * or 8 filters are in (the kernel's limit is 32768 instructions in all). 4 times:
  * the library takes a sample within twice the stored cost for noise and then looks
- * again less often (decide.c), so a smaller change is followed only slowly; where
+ * again less often (src/eventfd/batch_way.c), so a smaller change is followed only slowly; where
  * a syscall is dear already (qemu TCG of arm64, where one filter adds less than the
  * write costs: docs/results.md, "What the limits in the code are set against") one
  * filter is not enough. Returns the write's cost before and after, -1 where

@@ -22,7 +22,7 @@ extern size_t __ss_path_at_risk(const char *path);
 extern size_t __ss_path_scan(const char *path);
 extern void __ss_align_set_costs(unsigned penalty, unsigned fixed, unsigned per64);
 /* The probe's state word: 0 until the first call decides everything. */
-extern unsigned __ss_state_word;
+extern uint64_t __ss_state_word;
 
 /* the page size of the running kernel (16 KiB on LoongArch) */
 #define PAGE ((size_t)sysconf(_SC_PAGESIZE))

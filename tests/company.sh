@@ -129,7 +129,7 @@ compare() {
 		what=$(tr '\n' ' ' <"$tmp/$w.out" | cut -c1-70)
 		if cmp -s "$tmp/none.out" "$tmp/$w.out" && cmp -s "$tmp/none.err" "$tmp/$w.err"; then
 			ok "$c: $row: $w"
-			echo "TABLE $c | $row | $w | same | $what"
+			echo "TABLE $c | $row | $w | ${oracle:+as unfiltered: }same | $what"
 		else
 			bad "$c: $row: $w is not what the command without sysshim does" \
 				"$(diff "$tmp/none.out" "$tmp/$w.out" | head -6)" \

@@ -4,7 +4,7 @@
 /* What sysshim-run's parts share (main.c says which part does what). Numbers are fixed
  * point, never floating: times in tenths of a ns, ratios in hundredths. */
 
-#include "kdefs.h"
+#include "kabi.h"
 #include "rt.h"
 #include "seccomp.h"
 

@@ -1,7 +1,7 @@
 #ifndef SYSSHIM_EVENTFD_IMPL_H
 #define SYSSHIM_EVENTFD_IMPL_H
 
-#include "kdefs.h"
+#include "kabi.h"
 #include "clock.h"
 #include "env.h"
 #include "sandbox.h"
@@ -44,7 +44,7 @@ hidden int __ss_membarrier_stopped(void);
 #define SS_BE_INFLIGHT	4
 
 /* The kernel's io_uring ABI (include/uapi/linux/io_uring.h), the part sysshim uses:
- * here, beside its only user, rather than in kdefs.h. */
+ * here, beside its only user, rather than in kabi.h. */
 struct io_sqring_offsets {
 	uint32_t head, tail, ring_mask, ring_entries, flags, dropped, array, resv1;
 	uint64_t user_addr;
@@ -144,7 +144,7 @@ hidden void __ss_ring_prep(struct ss_ring *r, unsigned idx, unsigned op, int fd,
 hidden long __ss_uring_flush(struct sysshim_batch *b);
 hidden uint64_t __ss_uring_enter_ns(struct sysshim_batch *b);
 
-/* The batch decision (decide.c): SYSSHIM_BATCH's modes in the decision word. */
+/* The batch decision (batch_way.c): SYSSHIM_BATCH's modes in the decision word. */
 #define SS_BM_AUTO	1
 #define SS_BM_URING	2
 #define SS_BM_PLAIN	3

@@ -5,7 +5,7 @@
  * decision, the path guard's): the vDSO's clock_gettime where it can be found, else
  * the syscall (clock.c). */
 
-#include "kdefs.h"
+#include "kabi.h"
 
 /* Now, in ns. */
 hidden uint64_t __ss_now_ns(void);

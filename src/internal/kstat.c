@@ -1,4 +1,4 @@
-#include "kdefs.h"
+#include "kabi.h"
 
 void __ss_statx_to_stat(struct stat *st, const struct statx *stx)
 {

@@ -8,7 +8,7 @@
  * Read from the loader's list of objects once, lock-free and async-signal-safe. A
  * static program has no such list: nothing is found there. */
 
-#include "kdefs.h"
+#include "kabi.h"
 #include "elf.h"
 
 /* The calls, one bit each in __ss_loader_scan()'s answer. */

@@ -2,8 +2,9 @@
 #include "env.h"
 #include "fd_order.h"
 #include "sandbox.h"
+#include "word.h"
 
-unsigned __ss_state_word = SS_ST_UNPROBED;
+uint64_t __ss_state_word = SS_ST_UNPROBED;
 
 /* An fd number no process has open: the NULL-path fast paths of Linux 6.11 only
  * look at fds >= 0, and a closed one answers EBADF there and EFAULT before. */
@@ -53,7 +54,8 @@ unsigned __ss_cap_of(int s)
 	return caps[s];
 }
 
-static unsigned decide(unsigned caps, int forced)
+/* The word for capabilities CAPS and the strategy SYSSHIM_STRATEGY asked for. */
+static unsigned word_for(unsigned caps, int forced)
 {
 	static const unsigned char order[] = { ARCH_FD_ORDER };
 	unsigned v = SS_ST_PROBED | caps << 8 | (unsigned)forced << 16;
@@ -132,22 +134,16 @@ static unsigned company(unsigned ld, unsigned sb)
 	       (ld & SS_LD_LIBC ? SS_ST_PASS_FD | SS_ST_PASS_PATH | SS_ST_PASS_STATX : 0);
 }
 
-unsigned __ss_probe(void)
+/* The word the first time: the environment, the sandbox, the other loaded objects, and
+ * the kernel's answers to what may be asked. */
+static uint64_t make(void)
 {
 	int bad;
 	int forced = forced_strategy(&bad);
 	unsigned sb = __ss_sandbox(), ld = __ss_loader_scan();
-	unsigned v = decide(probe_caps(caps_of_kinds(SS_SB_STOPPED(sb))), forced) |
+	unsigned v = word_for(probe_caps(caps_of_kinds(SS_SB_STOPPED(sb))), forced) |
 		     align_from_env() | company(ld, sb);
-	unsigned old = __atomic_load_n(&__ss_state_word, __ATOMIC_RELAXED);
 
-	/* The first to decide wins (a test's reset may have left 0 instead of UNPROBED). */
-	while (!(old & SS_ST_PROBED))
-		if (__atomic_compare_exchange_n(&__ss_state_word, &old, v, 0, __ATOMIC_RELAXED,
-						__ATOMIC_RELAXED))
-			break;
-	if (old & SS_ST_PROBED)
-		return old;
 	if (bad)
 		__ss_say("unknown SYSSHIM_STRATEGY=", __ss_env_value("SYSSHIM_STRATEGY"),
 		    " ignored (known: fstat newfstatat-null newfstatat-empty statx-null statx-empty auto)");
@@ -155,6 +151,11 @@ unsigned __ss_probe(void)
 		__ss_say("SYSSHIM_STRATEGY=", names[forced],
 		    " is not available on this kernel; using the probed strategy");
 	return v;
+}
+
+unsigned __ss_probe(void)
+{
+	return (unsigned)__ss_word_make(&__ss_state_word, SS_ST_PROBED, make);
 }
 
 /* Whether statx and newfstatat take a NULL path only with AT_EMPTY_PATH alone: Linux
@@ -177,23 +178,22 @@ int __ss_null_strict(void)
 	return r == 2;
 }
 
-/* The decision made again without the capabilities CAPS: one compare-and-swap. */
+/* The word OLD without the capabilities CAPS, decided again. */
+static uint64_t without(uint64_t old, uint64_t caps)
+{
+	return word_for(SS_ST_CAPS(old) & ~(unsigned)caps, SS_ST_FORCED(old)) | (old & SS_ST_KEPT);
+}
+
 static unsigned drop(unsigned caps)
 {
-	unsigned old = __ss_state(), v;
-
-	do {
-		v = decide(SS_ST_CAPS(old) & ~caps, SS_ST_FORCED(old)) | (old & SS_ST_KEPT);
-	} while (!__atomic_compare_exchange_n(&__ss_state_word, &old, v, 0, __ATOMIC_RELAXED,
-					      __ATOMIC_RELAXED));
-	return v;
+	return (unsigned)__ss_word_change(&__ss_state_word, SS_ST_PROBED, make, without, caps);
 }
 
 /* A syscall the probe found answered ENOSYS or EPERM: ask again whether the syscall
  * itself is now refused (a seccomp filter installed after the probe), and if so
  * record it and move on to the next strategy. An error that was the call's own
- * answer leaves the cache as it was. */
-unsigned __ss_missing(unsigned cap)
+ * answer leaves the word as it was. */
+unsigned __ss_refused(unsigned cap)
 {
 	unsigned old = __ss_state();
 

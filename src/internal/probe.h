@@ -1,11 +1,12 @@
 #ifndef SYSSHIM_PROBE_H
 #define SYSSHIM_PROBE_H
 
-#include "kdefs.h"
+#include "kabi.h"
 #include "loader.h"
 #include "seccomp.h"
 
-/* Ways to stat an open fd, in the order of include/sysshim.h's SYSSHIM_S_*. */
+/* Ways to stat an open fd: include/sysshim.h's SYSSHIM_S_*, the same numbers (held to that
+ * by sysshim_info.c). */
 enum {
 	SS_AUTO,
 	SS_FSTAT,
@@ -23,7 +24,8 @@ enum {
 #define SS_CAP_STATX		0x08
 #define SS_CAP_STATX_NULL	0x10
 
-/* One word holds every decision, so the hot path is one relaxed load:
+/* One word holds every decision (word.h: made once by the probe, one relaxed load on
+ * the hot path, changed by compare-and-swap):
  * bits 0-3 the fd strategy, bit 4 set when path lookups go through statx,
  * bit 5 when neither newfstatat nor statx is left, bit 6 when the path alignment
  * guard is on (SYSSHIM_ALIGN_PATHS=1, sysshim_align_paths()), bits 8-12 the capabilities,
@@ -59,9 +61,9 @@ enum {
  * far below), so that the export's one test for an error finds it. */
 #define SS_HAND_OVER		(-4095L)
 
-hidden extern unsigned __ss_state_word;
+hidden extern uint64_t __ss_state_word;
 hidden unsigned __ss_probe(void);
-hidden unsigned __ss_missing(unsigned cap);
+hidden unsigned __ss_refused(unsigned cap);
 hidden unsigned __ss_cap_of(int strategy);
 hidden const char *__ss_strategy_name(int s);
 hidden extern unsigned char __ss_null_rule;

@@ -1,6 +1,6 @@
 /* The shared freestanding runtime (rt.h says who uses it and what it must not do). */
 #include "rt.h"
-#include "kdefs.h"
+#include "kabi.h"
 
 size_t __ss_strlen(const char *s)
 {

@@ -31,7 +31,7 @@ hidden char *__ss_stpcpy(char *d, const char *s);
 hidden const char *__ss_env_get(char *const *env, const char *name);
 
 /* ---- errors */
-/* The text for errno value E (kdefs.h's values), as strerror says it, for the errors a
+/* The text for errno value E (kabi.h's values), as strerror says it, for the errors a
  * program is told of when it opens, reads or runs a file; OTHERWISE for any other. */
 hidden const char *__ss_error_text(int e, const char *otherwise);
 /* N bytes at P to FD, again after EINTR and a short write: 0, or -errno. */

@@ -8,7 +8,7 @@
  * sysshim-run; no libc, no allocation, no pointer tables (sysshim-run has no
  * relocations). */
 
-#include "kdefs.h"
+#include "kabi.h"
 #include "elf.h"
 #include "elf_arch.h"
 

@@ -1,4 +1,4 @@
-#include "kdefs.h"
+#include "kabi.h"
 
 long __syscall_err(unsigned long r)
 {

@@ -1,4 +1,5 @@
 #include "guard.h"
+#include "word.h"
 #include "clock.h"
 #include "env.h"
 
@@ -47,72 +48,71 @@
 #define SS_GUARD_SAMPLE	256
 
 /* Larger than any base page Linux has (4 KiB x86_64, 16 KiB LoongArch, 64 KiB arm64 and
- * ppc64 configurations), so m + PAGE is a page boundary and mprotect takes it. */
-#define PAGE		65536
+ * ppc64 configurations), so m + LARGEST_PAGE is a page boundary and mprotect takes it. */
+#define LARGEST_PAGE	65536
+#define G_MADE		3	/* the mode bits: set in every made word */
 
-static uint64_t gword;
+static uint64_t guard_word;
 /* Racy on purpose (a lost increment shifts a decision by one path); together, so
  * that they share one cache line. */
 static struct {
 	unsigned long calls, scans, hits;
 } cnt __attribute__((__aligned__(64)));
 
-static uint64_t gpack(unsigned mode, int measured, unsigned pen, unsigned fix, unsigned per)
+static uint64_t pack(unsigned mode, int measured, unsigned pen, unsigned fix, unsigned per)
 {
 	return mode | (measured ? G_MEASURED : 0) | (uint64_t)(pen > 0xfffff ? 0xfffff : pen) << 4 |
 	       (uint64_t)(fix > 0xfff ? 0xfff : fix) << 24 | (uint64_t)(per > 0xfff ? 0xfff : per) << 36;
 }
 
-static unsigned mode_from_env(void)
+/* The word the first time: SYSSHIM_ALIGN_COPY=auto|always|never, nothing measured. */
+static uint64_t make(void)
 {
 	static const char *const names[] = { "auto", "always", "never" };
-	int m = __ss_env_pick("SYSSHIM_ALIGN_COPY", names, 3);
+	int m = __ss_env_choice("SYSSHIM_ALIGN_COPY", names, 3, 0, "auto always never");
 
-	if (m >= 0)
-		return GM_AUTO + (unsigned)m;
-	if (m == -2)
-		__ss_say("unknown SYSSHIM_ALIGN_COPY=", __ss_env_value("SYSSHIM_ALIGN_COPY"),
-			 " ignored (known: auto always never)");
-	return GM_AUTO;
+	return pack(GM_AUTO + (unsigned)m, 0, 0, 0, 0);
 }
 
-static uint64_t gload(void)
+static uint64_t state(void)
 {
-	uint64_t w = __atomic_load_n(&gword, __ATOMIC_RELAXED), old = 0;
-
-	if (likely(w))
-		return w;
-	w = gpack(mode_from_env(), 0, 0, 0, 0);
-	if (!__atomic_compare_exchange_n(&gword, &old, w, 0, __ATOMIC_RELAXED, __ATOMIC_RELAXED))
-		return old;
-	return w;
+	return __ss_word(&guard_word, G_MADE, make);
 }
 
-/* The costs replaced; the scan's cost and the full-scan bit kept. */
-static void gstore(unsigned pen, unsigned fix, unsigned per, int measured)
+/* The word OLD with the costs at ARG (penalty, fixed, per 64 bytes, measured: 20, 12,
+ * 12 and 1 bits): the scan's cost and the full-scan bit kept. */
+static uint64_t with_costs(uint64_t old, uint64_t arg)
 {
-	uint64_t old = gload(), w;
-	do
-		w = gpack(G_MODE(old), measured, pen, fix, per) | (old & (G_FULL | 0xfffULL << 48));
-	while (!__atomic_compare_exchange_n(&gword, &old, w, 0, __ATOMIC_RELAXED, __ATOMIC_RELAXED));
+	return pack(G_MODE(old), (arg >> 44) & 1, arg & 0xfffff, (arg >> 20) & 0xfff,
+		    (arg >> 32) & 0xfff) | (old & (G_FULL | 0xfffULL << 48));
 }
 
-/* Sets the full-scan bit, and with scan_ns != 0 moves the scan's cost halfway. */
-static void gscan(int full, unsigned scan_ns)
+static void set_costs(unsigned pen, unsigned fix, unsigned per, int measured)
 {
-	uint64_t old = gload(), w;
-	do {
-		unsigned sc = G_SCAN(old);
-		if (scan_ns)
-			sc = sc ? (sc + scan_ns + 1) / 2 : scan_ns;
-		if (sc > 0xfff)
-			sc = 0xfff;
-		w = (old & ~(G_FULL | 0xfffULL << 48)) | (full ? G_FULL : 0) | (uint64_t)sc << 48;
-	} while (w != old && !__atomic_compare_exchange_n(&gword, &old, w, 0, __ATOMIC_RELAXED,
-							  __ATOMIC_RELAXED));
+	uint64_t arg = (uint64_t)(pen > 0xfffff ? 0xfffff : pen) | (uint64_t)(fix > 0xfff ? 0xfff : fix) << 20 |
+		       (uint64_t)(per > 0xfff ? 0xfff : per) << 32 | (uint64_t)!!measured << 44;
+	__ss_word_change(&guard_word, G_MADE, make, with_costs, arg);
 }
 
-static void fill(char *s, size_t n)
+/* The word OLD with the full-scan bit as ARG's bit 0 says, and with a scan's cost in
+ * ARG's bits 1-63 (0: none) moved halfway towards it. */
+static uint64_t with_scan(uint64_t old, uint64_t arg)
+{
+	unsigned sc = G_SCAN(old), scan_ns = (unsigned)(arg >> 1 > 0xffffffff ? 0xffffffff : arg >> 1);
+	if (scan_ns)
+		sc = sc ? (unsigned)(((uint64_t)sc + scan_ns + 1) / 2) : scan_ns;
+	if (sc > 0xfff)
+		sc = 0xfff;
+	return (old & ~(G_FULL | 0xfffULL << 48)) | (arg & 1 ? G_FULL : 0) | (uint64_t)sc << 48;
+}
+
+/* Sets the full-scan bit (FULL), and with scan_ns != 0 moves the scan's cost halfway. */
+static void set_scanning(int full, unsigned scan_ns)
+{
+	__ss_word_change(&guard_word, G_MADE, make, with_scan, (uint64_t)scan_ns << 1 | !!full);
+}
+
+static void fill_slashes(char *s, size_t n)
 {
 	for (size_t i = 0; i < n; i++)
 		((volatile char *)s)[i] = '/';
@@ -141,24 +141,24 @@ static void measure(void)
 	struct stat st;
 	struct sysshim_path tmp;
 	uint64_t edge = ~0ULL, mid = ~0ULL, c15 = ~0ULL, c1k = ~0ULL, t;
-	long a = __syscall(SYS_mmap, 0, 2 * PAGE, PROT_READ | PROT_WRITE,
+	long a = __syscall(SYS_mmap, 0, 2 * LARGEST_PAGE, PROT_READ | PROT_WRITE,
 			   MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	char *m, *e, *al, *lng;
 	int ok = 1;
 
 	if ((unsigned long)a > -4096UL)
-		return gstore(0, 0, 0, 0);
+		return set_costs(0, 0, 0, 0);
 	m = (char *)a;
-	if (__syscall(SYS_mprotect, m + PAGE, PAGE, PROT_NONE)) {
-		__syscall(SYS_munmap, m, 2 * PAGE);
-		return gstore(0, 0, 0, 0);
+	if (__syscall(SYS_mprotect, m + LARGEST_PAGE, LARGEST_PAGE, PROT_NONE)) {
+		__syscall(SYS_munmap, m, 2 * LARGEST_PAGE);
+		return set_costs(0, 0, 0, 0);
 	}
-	e = m + PAGE - 15;		/* & 7 == 1, NUL at the page's last byte */
+	e = m + LARGEST_PAGE - 15;		/* & 7 == 1, NUL at the page's last byte */
 	al = m + 1024;
 	lng = m + 2048 + 1;
-	fill(e, 14);
-	fill(al, 14);
-	fill(lng, 1023);
+	fill_slashes(e, 14);
+	fill_slashes(al, 14);
+	fill_slashes(lng, 1023);
 	for (int i = 0; i < 6 && ok; i++) {
 		for (int j = 0; j < 2; j++) {
 			int first = (i + j) & 1;
@@ -181,16 +181,16 @@ static void measure(void)
 		__atomic_signal_fence(__ATOMIC_SEQ_CST);
 		c1k = min_of(c1k, __ss_now_ns() - t);
 	}
-	__syscall(SYS_munmap, m, 2 * PAGE);
+	__syscall(SYS_munmap, m, 2 * LARGEST_PAGE);
 	if (!ok)	/* refused (a sandbox): nothing measured, copy as before */
-		return gstore(0, 0, 0, 0);
+		return set_costs(0, 0, 0, 0);
 	/* 15 bytes: the fixed part; 1023 bytes: 16 more 64-byte blocks. */
 	unsigned fix = (unsigned)c15 ? (unsigned)c15 : 1;
 	unsigned per = c1k > c15 ? (unsigned)((c1k - c15 + 15) / 16) : 1;
-	gstore(edge > mid ? (unsigned)(edge - mid) : 0, fix, per, 1);
+	set_costs(edge > mid ? (unsigned)(edge - mid) : 0, fix, per, 1);
 }
 
-static int pays(uint64_t w, size_t n)
+static int copy_pays(uint64_t w, size_t n)
 {
 	return G_PEN(w) > G_FIX(w) + (uint64_t)G_PER(w) * ((n >> 6) + 1);
 }
@@ -199,7 +199,7 @@ static int pays(uint64_t w, size_t n)
  * when it is to be copied, else 0. */
 size_t __ss_path_scan(const char *path)
 {
-	uint64_t w = gload(), t0 = 0;
+	uint64_t w = state(), t0 = 0;
 	size_t n;
 	unsigned long c;
 	int timed = 0;
@@ -216,19 +216,19 @@ size_t __ss_path_scan(const char *path)
 		if (unlikely(!(w & G_MEASURED) && !c) ||
 		    unlikely(!((c + 1) & ((1UL << SS_GUARD_EXP) - 1)))) {
 			measure();
-			w = gload();
+			w = state();
 		}
 		/* Measured, and not even a short page-end path pays: read nothing. */
-		if ((w & G_MEASURED) && !pays(w, 0))
+		if ((w & G_MEASURED) && !copy_pays(w, 0))
 			return 0;
 		if (unlikely(!((c + 1) & ((1UL << SS_GUARD_WIN) - 1)))) {
 			unsigned long sc = __atomic_load_n(&cnt.scans, __ATOMIC_RELAXED);
 			unsigned long hi = __atomic_load_n(&cnt.hits, __ATOMIC_RELAXED);
 			uint64_t gain = G_PEN(w) > G_FIX(w) + G_PER(w) ? G_PEN(w) - G_FIX(w) - G_PER(w) : 0;
-			gscan((uint64_t)hi * gain > (uint64_t)sc * G_SCAN(w), 0);
+			set_scanning((uint64_t)hi * gain > (uint64_t)sc * G_SCAN(w), 0);
 			__atomic_store_n(&cnt.scans, 0, __ATOMIC_RELAXED);
 			__atomic_store_n(&cnt.hits, 0, __ATOMIC_RELAXED);
-			w = gload();
+			w = state();
 		}
 		timed = !c || !((c + 1) % SS_GUARD_SAMPLE);
 		if (!(w & G_FULL) && (w & G_MEASURED) && !timed)
@@ -244,9 +244,9 @@ size_t __ss_path_scan(const char *path)
 	if (timed) {
 		uint64_t d = __ss_now_ns() - t0;
 		unsigned clk = __ss_clock_cost();
-		gscan(n || (w & G_FULL), d > clk ? (unsigned)(d - clk) : 1);
+		set_scanning(n || (w & G_FULL), d > clk ? (unsigned)(d - clk) : 1);
 	} else if (n && !(w & G_FULL)) {
-		gscan(1, 0);
+		set_scanning(1, 0);
 	}
 	if (!n)
 		return 0;
@@ -254,19 +254,19 @@ size_t __ss_path_scan(const char *path)
 			 __ATOMIC_RELAXED);
 	if (!(w & G_MEASURED))
 		return n;
-	return pays(w, n - 1) ? n : 0;
+	return copy_pays(w, n - 1) ? n : 0;
 }
 
 /* For the tests: costs as if measured. */
 void __ss_align_set_costs(unsigned penalty, unsigned fixed, unsigned per64)
 {
-	gstore(penalty, fixed, per64, 1);
-	gscan(1, 0);
+	set_costs(penalty, fixed, per64, 1);
+	set_scanning(1, 0);
 }
 
 EXPORT void sysshim_align_info(struct sysshim_align_info *in)
 {
-	uint64_t w = gload();
+	uint64_t w = state();
 	unsigned pen = G_PEN(w), fix = G_FIX(w), per = G_PER(w);
 
 	in->mode = G_MODE(w) == GM_ALWAYS ? SYSSHIM_ALIGN_COPY_ALWAYS :
@@ -295,6 +295,6 @@ EXPORT void sysshim_align_info(struct sysshim_align_info *in)
 /* Measure now (the benchmarks and sysshim-probe); the guard need not be on. */
 EXPORT void sysshim_align_measure(void)
 {
-	if (G_MODE(gload()) == GM_AUTO)
+	if (G_MODE(state()) == GM_AUTO)
 		measure();
 }

@@ -6,7 +6,7 @@
  * ask __ss_path_misplaced() and, for a path the kernel would read slowly, redo the
  * call on an aligned copy (__ss_path_copy) themselves. */
 
-#include "kdefs.h"
+#include "kabi.h"
 #include "sysshim.h"
 
 /* A path the kernel would read slowly (unaligned, the word load holding its NUL

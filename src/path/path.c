@@ -1,4 +1,4 @@
-#include "kdefs.h"
+#include "kabi.h"
 #include "sysshim.h"
 
 /* The path buffer: one small object, so its five operations share one file. */

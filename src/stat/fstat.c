@@ -27,7 +27,7 @@ long __ss_fd_stat(unsigned v, int fd, struct stat *st)
 		long r = fd_try(s, fd, st);
 		if (likely(!__ss_denied(r)) || s == SS_NONE)
 			return r;
-		unsigned nv = __ss_missing(__ss_cap_of(s));
+		unsigned nv = __ss_refused(__ss_cap_of(s));
 		if ((int)SS_ST_FD(nv) == s)
 			return r;
 		v = nv;

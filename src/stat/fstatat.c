@@ -26,7 +26,7 @@ static long by_statx(unsigned v, int fd, const char *path, struct stat *st, int 
 	if (unlikely(!path) && (SS_ST_CAPS(v) & SS_CAP_NEWFSTATAT)) {
 		long r = __syscall(SYS_newfstatat, fd, path, st, flag);
 		if (likely(!__ss_denied(r)) ||
-		    (SS_ST_CAPS(__ss_missing(SS_CAP_NEWFSTATAT)) & SS_CAP_NEWFSTATAT))
+		    (SS_ST_CAPS(__ss_refused(SS_CAP_NEWFSTATAT)) & SS_CAP_NEWFSTATAT))
 			return r;
 	}
 	/* Linux 6.11 - 6.12: newfstatat takes NULL only with flags of AT_EMPTY_PATH alone,
@@ -66,7 +66,7 @@ long __ss_fstatat_probed(int fd, const char *path, struct stat *st, int flag)
 			r = __syscall(SYS_newfstatat, fd, path, st, flag);
 		if (likely(!__ss_denied(r)))
 			return r;
-		unsigned nv = __ss_missing(cap);
+		unsigned nv = __ss_refused(cap);
 		if ((nv & (SS_ST_PATH_STATX | SS_ST_PATH_NONE)) ==
 		    (v & (SS_ST_PATH_STATX | SS_ST_PATH_NONE)))
 			return r;

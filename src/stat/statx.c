@@ -28,7 +28,7 @@ long __ss_statx_probed(int fd, const char *path, int flag, unsigned mask, struct
 	if (likely(SS_ST_CAPS(v) & SS_CAP_STATX) || unlikely(v & SS_ST_CAREFUL)) {
 		long r = __syscall(SYS_statx, fd, path, flag, mask, stx);
 		if (likely(!__ss_denied(r)) || (v & SS_ST_CAREFUL) ||
-		    (SS_ST_CAPS(__ss_missing(SS_CAP_STATX)) & SS_CAP_STATX))
+		    (SS_ST_CAPS(__ss_refused(SS_CAP_STATX)) & SS_CAP_STATX))
 			return r;
 	}
 	return emulate(fd, path, flag, mask, stx);

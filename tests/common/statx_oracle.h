@@ -11,16 +11,16 @@
  * answer, or a wrong field would agree with itself. tests/fuzz/kstat_fuzz.c holds
  * the library's conversion against these.
  *
- * Header only, no C library needed: a program that includes the library's kdefs.h
+ * Header only, no C library needed: a program that includes the library's kabi.h
  * first (tests/cross/la64_test.c, tests/fuzz/kstat_fuzz.c, tests/fuzz/logic_fuzz.c)
- * gets kdefs.h's types, whose struct stat is the kernel's (st_atime_sec,
+ * gets kabi.h's types, whose struct stat is the kernel's (st_atime_sec,
  * st_atime_nsec, ...); any other gets the C library's from <sys/stat.h> with
  * _GNU_SOURCE (tests/common/testutil.c, debian/tests/stat-compare.c,
  * tests/fuzz/difffuzz.c). dev_t is the C library's makedev(), major() and minor()
  * where there is a C library, else the same 64-bit encoding written out below
  * (glibc's and musl's: 12 + 20 bits of major, 8 + 24 of minor). */
 
-#ifdef SYSSHIM_KDEFS_H
+#ifdef SYSSHIM_KABI_H
 #define ORACLE_ST_TIME(st, t, part) ((st)->st_##t##time_##part)
 #else
 #include <sys/stat.h>

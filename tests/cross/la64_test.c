@@ -11,7 +11,7 @@
  * Options: --probe prints only the probe line; --expect=STRATEGY also requires that the
  * probe chose STRATEGY; --expect-caps=a,b (e.g. statx_null) requires those caps (the
  * environment's LA64_EXPECT and LA64_EXPECT_CAPS when the options are not given). */
-#include "kdefs.h"
+#include "kabi.h"
 #include "probe.h"
 #include "fd_order.h"
 #include "sysshim.h"
@@ -103,7 +103,7 @@ static void result(int ok, const char *what, const char *obj, const char *detail
 }
 
 /* Raw syscalls (the library's own arch stubs, no sysshim logic). */
-/* (kdefs.h has the rest) */
+/* (kabi.h has the rest) */
 #define O_RDWR		2
 #define O_TRUNC		01000
 #define O_PATH		010000000

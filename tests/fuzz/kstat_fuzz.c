@@ -18,7 +18,7 @@
 #include <string.h>
 #include <sys/sysmacros.h>
 
-#include "kdefs.h"
+#include "kabi.h"
 #include "../common/statx_oracle.h"
 
 #define CHECK(c)                                                                          \

@@ -30,7 +30,7 @@
 
 int *__errno_location(void);
 long write(int fd, const void *buf, unsigned long n);	/* glibc's, not a model syscall */
-/* glibc's too (its <sys/mman.h> would define again what the library's kdefs.h has) */
+/* glibc's too (its <sys/mman.h> would define again what the library's kabi.h has) */
 void *mmap(void *addr, size_t len, int prot, int flags, int fd, long off);
 int mprotect(void *addr, size_t len, int prot);
 #define MAP_FAILED ((void *)-1)

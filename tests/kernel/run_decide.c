@@ -6,7 +6,8 @@
  * EBADF (6.11+, or the kernel series) - it steps aside without timing; EFAULT (before)
  * - it times the two calls, caches the answer for the boot and preloads exactly when
  * the ratio it prints is at least 1.50. Then --always, --never, a seccomp filter that
- * answers statx with EPERM (it must preload), the command's exit status passed on, and
+ * answers statx with EPERM (it must preload: careful, and with SYSSHIM_SECCOMP=child
+ * for the filter's own answer), the command's exit status passed on, and
  * env(1)'s 127. What was preloaded is read back from the command's own environment: the
  * command is this program again (--child), static, so the library file is only a name
  * (this program's own file stands in for it). Since sysshim-run reads the command where
@@ -168,13 +169,21 @@ int main(int argc, char **argv)
 	const char *a_never[] = { "--never", self, "--child", 0 };
 	rc = run(a_never, env, 0, out, err, sizeof out);
 	check(rc == CHILD_RC && strstr(out, "LD_PRELOAD=(unset)"), "--never does not", err);
+	/* A filter from before exec cannot be read: careful, nothing asked, preloaded; with
+	 * SYSSHIM_SECCOMP=child, throwaway children ask, and find statx refused. */
 	rc = run(a_auto, env, 1, out, err, sizeof out);
 	if (rc == 99) {
 		printf("skip statx EPERM: no seccomp filters in this kernel\n");
 	} else {
-		check(rc == CHILD_RC && strstr(err, "(else preloading: statx is refused here with EPERM") &&
+		check(rc == CHILD_RC && strstr(err, "(else preloading: a seccomp filter is in force here") &&
 		      strstr(err, want) && strstr(out, "LD_PRELOAD=(unset)"),
-		      "statx answered EPERM (a sandbox): would preload; a static command runs untouched", err);
+		      "statx answered EPERM (a sandbox): careful, would preload; a static command runs untouched",
+		      err);
+		char *env_child[] = { lib, "SYSSHIM_RUN_CACHE=/tmp/run_decide.cache", "PATH=/bin",
+				      "SYSSHIM_SECCOMP=child", 0 };
+		rc = run(a_auto, env_child, 1, out, err, sizeof out);
+		check(rc == CHILD_RC && strstr(err, "(else preloading: statx is refused here with EPERM") &&
+		      strstr(err, want), "  SYSSHIM_SECCOMP=child: children find statx refused", err);
 	}
 	const char *a_none[] = { "no-such-command-rd", 0 };
 	rc = run(a_none, env, 0, out, err, sizeof out);

@@ -1,7 +1,7 @@
 /* tests/fuzz/logic_fuzz: sysshim's src/ built with every syscall sent to a model kernel
  * (tests/fuzz/logic_fuzz.c) instead of the syscall instruction. These stubs stand in for
  * arch/generic/syscall_stubs.h (this folder comes first on the include path);
- * syscall_arch.h, syscall_nr.h and kstat.h still come from arch/x86_64/. */
+ * syscall_arch.h, syscall_nr.h and stat_arch.h still come from arch/x86_64/. */
 #ifndef SYSSHIM_MOCK_SYSCALL_STUBS_H
 #define SYSSHIM_MOCK_SYSCALL_STUBS_H
 

@@ -1,4 +1,5 @@
 #include "eventfd_impl.h"
+#include "word.h"
 
 /* How a flush of k >= 2 non-blocking eventfds goes out: k write(2)s, or one
  * io_uring_enter. Which is faster depends on the machine (docs/eventfd.md): the
@@ -7,9 +8,9 @@
  * U what each write adds inside the ring. io_uring is taken where it is cheaper by
  * an eighth: 8 (A + U k) < 7 P k.
  *
- * One 64-bit word holds the decision's state and all three costs, so a flush reads
- * it with one relaxed load and an update is one compare-and-swap: lock-free, and
- * async-signal-safe. Layout:
+ * One 64-bit word holds the decision's state and all three costs (word.h: made once,
+ * one relaxed load a flush, changed by compare-and-swap; lock-free, async-signal-safe).
+ * Layout:
  *	bits  0-1	SYSSHIM_BATCH: 0 not read yet, SS_BM_AUTO, SS_BM_URING, SS_BM_PLAIN
  *	bits  2-4	timed flushes during calibration (SS_CALIB = done)
  *	bits  5-8	log2 of the flushes between two timed ones after calibration
@@ -29,11 +30,15 @@
 #define F_U(w)		((unsigned)((w) >> 46) & COST_MAX)
 #define COST_MAX	0x3ffffU
 
-static uint64_t word;
-static unsigned long ticks;
+#define F_MADE		3	/* the mode bits: set in every made word */
+
+static uint64_t batch_word;
+/* Flushes counted since the start (racy on purpose: a lost increment only moves a
+ * measurement by a flush): when the next timed flush is due. */
+static unsigned long flushes;
 /* The timed flush to come right after its warm-up (0: none). Racy on purpose: at
  * worst a sample goes without its warm-up, or a warm-up without its sample. */
-static unsigned warm;
+static unsigned warm_pick;
 
 static uint64_t pack(unsigned mode, unsigned cal, unsigned exp, unsigned next, unsigned p,
 		     unsigned a, unsigned u)
@@ -44,30 +49,18 @@ static uint64_t pack(unsigned mode, unsigned cal, unsigned exp, unsigned next, u
 	       (uint64_t)(u > COST_MAX ? COST_MAX : u) << 46;
 }
 
-/* SYSSHIM_BATCH=uring|plain|auto, read once; anything else gets one line on stderr. */
-static unsigned mode_from_env(void)
+/* The word the first time: SYSSHIM_BATCH=uring|plain|auto, nothing measured. */
+static uint64_t make(void)
 {
 	static const char *const names[] = { "auto", "uring", "plain" };
-	int m = __ss_env_pick("SYSSHIM_BATCH", names, 3);
+	int m = __ss_env_choice("SYSSHIM_BATCH", names, 3, 0, "uring plain auto");
 
-	return m == -1 ? SS_BM_AUTO : m < 0 ? 0 : SS_BM_AUTO + (unsigned)m;
+	return pack(SS_BM_AUTO + (unsigned)m, 0, SS_EXP_MIN, 0, 0, 0, 0);
 }
 
-static uint64_t load(void)
+static uint64_t state(void)
 {
-	uint64_t w = __atomic_load_n(&word, __ATOMIC_RELAXED), old = 0;
-	unsigned m;
-
-	if (likely(w))
-		return w;
-	m = mode_from_env();
-	w = pack(m ? m : SS_BM_AUTO, 0, SS_EXP_MIN, 0, 0, 0, 0);
-	if (!__atomic_compare_exchange_n(&word, &old, w, 0, __ATOMIC_RELAXED, __ATOMIC_RELAXED))
-		return old;
-	if (!m)
-		__ss_say("unknown SYSSHIM_BATCH=", __ss_env_value("SYSSHIM_BATCH"),
-		    " ignored (known: uring plain auto)");
-	return w;
+	return __ss_word(&batch_word, F_MADE, make);
 }
 
 /* Whether the costs say io_uring for k writes: by at least an eighth, since plain
@@ -85,7 +78,7 @@ static int uring_wins(uint64_t w, unsigned k)
  * cache, several times its warm cost: docs/eventfd.md, "How the batch decides"). */
 static unsigned warm_up(unsigned timed)
 {
-	__atomic_store_n(&warm, timed, __ATOMIC_RELAXED);
+	__atomic_store_n(&warm_pick, timed, __ATOMIC_RELAXED);
 	return timed & ~SS_PICK_TIME;
 }
 
@@ -101,11 +94,11 @@ unsigned __ss_batch_pick(const struct sysshim_batch *b, unsigned k)
 		return 0;
 	if (b->flags & SYSSHIM_BATCH_URING)
 		return SS_PICK_URING;
-	w = load();
+	w = state();
 	if (F_MODE(w) != SS_BM_AUTO)
 		return F_MODE(w) == SS_BM_URING ? SS_PICK_URING : 0;
-	if (unlikely(warm)) {
-		unsigned p = __atomic_exchange_n(&warm, 0, __ATOMIC_RELAXED);
+	if (unlikely(warm_pick)) {
+		unsigned p = __atomic_exchange_n(&warm_pick, 0, __ATOMIC_RELAXED);
 		if (p)
 			return p;
 	}
@@ -117,8 +110,8 @@ unsigned __ss_batch_pick(const struct sysshim_batch *b, unsigned k)
 		/* Calibration: plain first, then alternating; each timed. */
 		return warm_up(SS_PICK_TIME | (F_CAL(w) & 1 ? SS_PICK_URING : 0));
 	}
-	t = __atomic_load_n(&ticks, __ATOMIC_RELAXED) + 1;
-	__atomic_store_n(&ticks, t, __ATOMIC_RELAXED);
+	t = __atomic_load_n(&flushes, __ATOMIC_RELAXED) + 1;
+	__atomic_store_n(&flushes, t, __ATOMIC_RELAXED);
 	if (unlikely(!(t & ((1UL << F_EXP(w)) - 1))))
 		return warm_up(SS_PICK_TIME | (F_NEXT(w) ? SS_PICK_URING : 0));
 	return uring_wins(w, k) ? SS_PICK_URING : 0;
@@ -130,7 +123,7 @@ unsigned __ss_batch_pick(const struct sysshim_batch *b, unsigned k)
  * seccomp filter) gets there in a few samples. Noise only ever adds time, so a
  * lower sample moves the cost halfway (at most to 3/4 of it), a higher one a
  * quarter of the way (at most to 5/4). */
-static unsigned smooth(unsigned old, unsigned s)
+static unsigned moved_towards(unsigned old, unsigned s)
 {
 	if (!old)
 		return s;
@@ -144,75 +137,89 @@ static unsigned smooth(unsigned old, unsigned s)
 /* A sample the clamp did not cut: within half and twice the stored cost. Noise
  * (a loaded machine, an emulator) stays inside that and lets the interval grow;
  * a real change of cost does not, and the next samples come soon. */
-static int near(unsigned old, unsigned now)
+static int within_twice(unsigned old, unsigned now)
 {
 	return now <= 2ULL * old && 2ULL * now >= old;
 }
 
+/* One timed flush: which way, of how many writes, its time and its entry's time, the
+ * clock's own cost taken out. */
+struct sample {
+	unsigned pick, k;
+	uint64_t ns, enter_ns;
+};
+
+/* The word OLD with the sample at ARG (a struct sample) in its costs. */
+static uint64_t with_sample(uint64_t old, uint64_t arg)
+{
+	const struct sample *sm = (const struct sample *)(uintptr_t)arg;
+	unsigned cal = F_CAL(old), exp = F_EXP(old), p = F_P(old), a = F_A(old), u = F_U(old);
+	int before = uring_wins(old, sm->k), stable = 1;
+	uint64_t w;
+
+	if (sm->pick & SS_PICK_URING) {
+		unsigned na = (unsigned)(sm->enter_ns > COST_MAX ? COST_MAX : sm->enter_ns);
+		unsigned nu = sm->ns > na ? (unsigned)((sm->ns - na) / sm->k) : 0;
+		if (cal < SS_CALIB) {
+			a = !a || na < a ? na : a;
+			u = !u || nu < u ? nu : u;
+		} else {
+			stable = within_twice(a, na) && within_twice(u, nu);
+			a = moved_towards(a, na);
+			u = moved_towards(u, nu);
+		}
+	} else {
+		unsigned np = (unsigned)(sm->ns / sm->k);
+		if (cal < SS_CALIB) {
+			p = !p || np < p ? np : p;
+		} else {
+			stable = within_twice(p, np);
+			p = moved_towards(p, np);
+		}
+	}
+	if (cal < SS_CALIB)
+		return pack(F_MODE(old), cal + 1, exp, !F_NEXT(old), p, a, u);
+	w = pack(F_MODE(old), cal, exp, !F_NEXT(old), p, a, u);
+	/* Confirmed (the same decision, a sample within 2x): look again half as often (at
+	 * most every 2^SS_EXP_MAX flushes); moved: look again soon. */
+	if (stable && before == uring_wins(w, sm->k))
+		exp = exp < SS_EXP_MAX ? exp + 1 : exp;
+	else
+		exp = SS_EXP_MIN;
+	return pack(F_MODE(old), cal, exp, !F_NEXT(old), p, a, u);
+}
+
 void __ss_batch_sample(unsigned pick, unsigned k, uint64_t ns, uint64_t enter_ns)
 {
-	uint64_t old = load(), w;
 	unsigned clk;
 
 	__ss_clock_source(&clk);
 	/* The clock's own cost is in every interval: take it out. */
-	ns = ns > clk ? ns - clk : 0;
-	enter_ns = enter_ns > clk ? enter_ns - clk : 0;
-	do {
-		unsigned cal = F_CAL(old), exp = F_EXP(old), p = F_P(old), a = F_A(old);
-		unsigned u = F_U(old);
-		int before = uring_wins(old, k), stable = 1;
-		if (pick & SS_PICK_URING) {
-			unsigned na = (unsigned)(enter_ns > COST_MAX ? COST_MAX : enter_ns);
-			unsigned nu = ns > na ? (unsigned)((ns - na) / k) : 0;
-			if (cal < SS_CALIB) {
-				a = !a || na < a ? na : a;
-				u = !u || nu < u ? nu : u;
-			} else {
-				stable = near(a, na) && near(u, nu);
-				a = smooth(a, na);
-				u = smooth(u, nu);
-			}
-		} else {
-			unsigned np = (unsigned)(ns / k);
-			if (cal < SS_CALIB) {
-				p = !p || np < p ? np : p;
-			} else {
-				stable = near(p, np);
-				p = smooth(p, np);
-			}
-		}
-		w = pack(F_MODE(old), cal < SS_CALIB ? cal + 1 : cal, exp, !F_NEXT(old), p, a, u);
-		if (cal >= SS_CALIB) {
-			/* Confirmed (the same decision, a sample within 2x): look again
-			 * half as often (at most every 2^SS_EXP_MAX flushes); moved: look
-			 * again soon. */
-			if (stable && before == uring_wins(w, k))
-				exp = exp < SS_EXP_MAX ? exp + 1 : exp;
-			else
-				exp = SS_EXP_MIN;
-			w = pack(F_MODE(old), cal, exp, !F_NEXT(old), p, a, u);
-		}
-	} while (!__atomic_compare_exchange_n(&word, &old, w, 0, __ATOMIC_RELAXED,
-					      __ATOMIC_RELAXED));
+	struct sample sm = { pick, k, ns > clk ? ns - clk : 0, enter_ns > clk ? enter_ns - clk : 0 };
+	__ss_word_change(&batch_word, F_MADE, make, with_sample, (uintptr_t)&sm);
+}
+
+/* The word OLD with the costs at ARG (three 18-bit costs, p a u), as if measured. */
+static uint64_t with_costs(uint64_t old, uint64_t arg)
+{
+	unsigned p = arg & COST_MAX, a = (arg >> 18) & COST_MAX, u = (arg >> 36) & COST_MAX;
+	return pack(F_MODE(old), arg ? SS_CALIB : 0, SS_EXP_MIN, 0, p, a, u);
 }
 
 /* For the tests: costs as if measured (calibration done), or 0s to start over; the
  * next timed flush is then the 2^SS_EXP_MIN-th. */
 void __ss_batch_set_costs(unsigned p, unsigned a, unsigned u)
 {
-	uint64_t old = load(), w;
-	__atomic_store_n(&ticks, 0, __ATOMIC_RELAXED);
-	__atomic_store_n(&warm, 0, __ATOMIC_RELAXED);
-	do
-		w = pack(F_MODE(old), p || a || u ? SS_CALIB : 0, SS_EXP_MIN, 0, p, a, u);
-	while (!__atomic_compare_exchange_n(&word, &old, w, 0, __ATOMIC_RELAXED,
-					    __ATOMIC_RELAXED));
+	__atomic_store_n(&flushes, 0, __ATOMIC_RELAXED);
+	__atomic_store_n(&warm_pick, 0, __ATOMIC_RELAXED);
+	p = p > COST_MAX ? COST_MAX : p, a = a > COST_MAX ? COST_MAX : a, u = u > COST_MAX ? COST_MAX : u;
+	__ss_word_change(&batch_word, F_MADE, make, with_costs,
+			 (uint64_t)p | (uint64_t)a << 18 | (uint64_t)u << 36);
 }
 
 EXPORT void sysshim_batch_info(struct sysshim_batch_info *in)
 {
-	uint64_t w = load();
+	uint64_t w = state();
 	unsigned p = F_P(w), a = F_A(w), u = F_U(w);
 
 	in->mode = F_MODE(w) == SS_BM_URING ? SYSSHIM_BATCH_MODE_URING :

@@ -1,12 +1,12 @@
-#ifndef SYSSHIM_KDEFS_H
-#define SYSSHIM_KDEFS_H
+#ifndef SYSSHIM_KABI_H
+#define SYSSHIM_KABI_H
 
 /* The kernel ABI sysshim speaks, defined here rather than taken from libc headers,
  * so that the core builds freestanding (loongarch64 has no sysroot on Debian 12). */
 
 #include <stddef.h>
 #include <stdint.h>
-#include "kstat.h"
+#include "stat_arch.h"
 #include "syscall.h"
 #include "fcntl_arch.h"
 
