@@ -6,6 +6,8 @@
  * the library: to another interposer's definition, where there is one; else straight
  * to the kernel, as the C library's prctl() would send it. The C library declares
  * prctl(int, ...), whose arguments travel as these parameters do (syscall.c says why). */
+const char __ss_door_prctl;
+
 static __attribute__((__noinline__)) int slow(int option, unsigned long a2, unsigned long a3,
 					      unsigned long a4, unsigned long a5)
 {

@@ -9,6 +9,8 @@
  * x86_64 psABI, AAPCS64 as Linux has it, the LoongArch psABI): the way glibc's own
  * syscall(), written in assembly, reads them. */
 
+const char __ss_door_syscall;
+
 /* Out of the way of every other call: a filter on its way, another interposer's
  * syscall(), the loader's list not read yet. */
 static __attribute__((__noinline__)) long slow(long n, long a1, long a2, long a3, long a4,

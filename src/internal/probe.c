@@ -206,6 +206,13 @@ unsigned __ss_refused(unsigned cap)
 	return drop(cap);
 }
 
+/* A static link takes prctl.o and syscall.o out of libsysshim.a only for a name no
+ * object before the archive defines, and a sanitizer's runtime comes first (libasan
+ * defines prctl): the filter would go past the library. These references take both in
+ * with the probe, so that the program's prctl() is the library's, which hands the call
+ * on to the sanitizer's. */
+__attribute__((used)) static const char *const doors[] = { &__ss_door_prctl, &__ss_door_syscall };
+
 /* The probe runs first (it asks the kernel while no unread filter is in force), then
  * the program is read and what it may kill is dropped, all before the kernel has it. */
 void __ss_filter_coming(const void *prog, int filter)

@@ -75,6 +75,8 @@ hidden ss_fn __ss_handed_api(int fn);
  * sock_fprog (FILTER 1), or strict mode (FILTER 0): no syscall it may kill is made from
  * now on. */
 hidden void __ss_filter_coming(const void *prog, int filter);
+/* Defined beside prctl() and syscall(), the two ways a filter comes (probe.c). */
+hidden extern const char __ss_door_prctl, __ss_door_syscall;
 hidden int __ss_null_strict(void);
 
 static inline unsigned __ss_state(void)

@@ -29,6 +29,7 @@
  * call), or the kernel would not take it. */
 #define BY_ARGS		(1ULL << 32)
 #define REFUSED		(2ULL << 32)
+#define ENDED		(4ULL << 32)	/* step(): the program returned the action in the low bits */
 
 /* A register or memory word: its value, and whether it is known without the call's
  * arguments. */
@@ -72,88 +73,111 @@ static int jump_taken(uint16_t op, uint32_t a, uint32_t s)
 	return op == 0x10 ? a == s : op == 0x20 ? a > s : op == 0x30 ? a >= s : (a & s) != 0;
 }
 
+/* A reading: the registers, the scratch memory, where it stands. */
+struct reading {
+	struct word a, x, m[BPF_MEMWORDS];
+	const struct ss_sock_filter *f;
+	unsigned pc, len, nr;
+};
+
+/* A load into A or X (LD and LDX): 0, or REFUSED. */
+static uint64_t load(struct reading *r, uint16_t c, uint32_t k)
+{
+	struct word *to = BPF_CLASS(c) == BPF_LD ? &r->a : &r->x;
+	uint16_t how = c & ~0x07;
+
+	if (c == (BPF_LD | BPF_W_ABS) && k < SECCOMP_DATA_LEN && !(k & 3))
+		*to = data_word(k, r->nr);
+	else if (how == BPF_W_LEN)
+		*to = (struct word){ SECCOMP_DATA_LEN, 1 };
+	else if (how == BPF_IMM)
+		*to = (struct word){ k, 1 };
+	else if (how == BPF_MEM && k < BPF_MEMWORDS)
+		*to = r->m[k];
+	else
+		return REFUSED;
+	return 0;
+}
+
+/* A jump: 0 with the next instruction chosen, BY_ARGS, or REFUSED. */
+static uint64_t jump(struct reading *r, const struct ss_sock_filter *in, struct word s)
+{
+	uint16_t op = in->code & 0xf0;
+	unsigned left = r->len - r->pc - 1;	/* instructions after this one */
+
+	if (op == 0x00) {	/* JA */
+		if (in->k >= left)
+			return REFUSED;
+		r->pc += in->k;
+		return 0;
+	}
+	if (op > 0x40 || in->jt >= left || in->jf >= left)
+		return REFUSED;
+	if (!r->a.known || !s.known)
+		return BY_ARGS;
+	r->pc += jump_taken(op, r->a.v, s.v) ? in->jt : in->jf;
+	return 0;
+}
+
+/* The instruction at PC: 0 to go on, else how the reading ends (ENDED with an action,
+ * BY_ARGS, REFUSED). */
+static uint64_t step(struct reading *r)
+{
+	const struct ss_sock_filter *in = &r->f[r->pc];
+	uint16_t c = in->code;
+	uint32_t k = in->k;
+	struct word s = c & BPF_X ? r->x : (struct word){ k, 1 };
+	int e;
+
+	switch (BPF_CLASS(c)) {
+	case BPF_LD:
+	case BPF_LDX:
+		return load(r, c, k);
+	case BPF_ST:
+	case BPF_STX:
+		if (k >= BPF_MEMWORDS || (c & ~BPF_STX))
+			return REFUSED;
+		r->m[k] = BPF_CLASS(c) == BPF_ST ? r->a : r->x;
+		return 0;
+	case BPF_ALU:
+		if (!r->a.known || !s.known)
+			return BY_ARGS;
+		if (!(c & BPF_X) && !k && ((c & 0xf0) == 0x30 || (c & 0xf0) == 0x90))
+			return REFUSED;	/* the kernel refuses a division by 0 */
+		e = alu(c & 0xf0, &r->a.v, s.v);
+		/* A division by X = 0 ends the program with 0: KILL_THREAD. */
+		return e == -1 ? (uint64_t)SECCOMP_RET_KILL_THREAD | ENDED : e ? REFUSED : 0;
+	case BPF_JMP:
+		return jump(r, in, s);
+	case BPF_RET:
+		if (c == (BPF_RET | BPF_RET_A))
+			return r->a.known ? r->a.v | ENDED : BY_ARGS;
+		return c == BPF_RET ? k | ENDED : REFUSED;
+	default:
+		if (c == (BPF_MISC | BPF_TXA))
+			r->a = r->x;
+		else if (c == BPF_MISC)
+			r->x = r->a;
+		else
+			return REFUSED;
+		return 0;
+	}
+}
+
 /* The action program P takes for syscall NR on this arch, or BY_ARGS, or REFUSED.
  * Jumps only go forward, so the walk ends within P's length. */
 static uint64_t action_for(const struct ss_sock_fprog *p, unsigned nr)
 {
-	struct word a = { 0, 1 }, x = { 0, 1 }, m[BPF_MEMWORDS];
-	unsigned len = p->len;
+	struct reading r = { .a = { 0, 1 }, .x = { 0, 1 }, .f = p->filter, .len = p->len, .nr = nr };
 
 	for (unsigned i = 0; i < BPF_MEMWORDS; i++)
-		m[i] = (struct word){ 0, 1 };
-	if (!len || len > BPF_MAXINSNS || ss_bad_ptr(p->filter))
+		r.m[i] = (struct word){ 0, 1 };
+	if (!r.len || r.len > BPF_MAXINSNS || ss_bad_ptr(r.f))
 		return REFUSED;
-	for (unsigned pc = 0; pc < len; pc++) {
-		const struct ss_sock_filter *in = &p->filter[pc];
-		uint16_t c = in->code, op = c & 0xf0;
-		uint32_t k = in->k;
-		struct word s = c & BPF_X ? x : (struct word){ k, 1 };
-
-		switch (BPF_CLASS(c)) {
-		case BPF_LD:
-			if (c == (BPF_LD | BPF_W_ABS) && k < SECCOMP_DATA_LEN && !(k & 3))
-				a = data_word(k, nr);
-			else if (c == (BPF_LD | BPF_W_LEN))
-				a = (struct word){ SECCOMP_DATA_LEN, 1 };
-			else if (c == (BPF_LD | BPF_IMM))
-				a = (struct word){ k, 1 };
-			else if (c == (BPF_LD | BPF_MEM) && k < BPF_MEMWORDS)
-				a = m[k];
-			else
-				return REFUSED;
-			break;
-		case BPF_LDX:
-			if (c == (BPF_LDX | BPF_W_LEN))
-				x = (struct word){ SECCOMP_DATA_LEN, 1 };
-			else if (c == (BPF_LDX | BPF_IMM))
-				x = (struct word){ k, 1 };
-			else if (c == (BPF_LDX | BPF_MEM) && k < BPF_MEMWORDS)
-				x = m[k];
-			else
-				return REFUSED;
-			break;
-		case BPF_ST:
-		case BPF_STX:
-			if (k >= BPF_MEMWORDS || (c & ~BPF_STX))
-				return REFUSED;
-			m[k] = BPF_CLASS(c) == BPF_ST ? a : x;
-			break;
-		case BPF_ALU:
-			if (!a.known || !s.known)
-				return BY_ARGS;
-			if (!(c & BPF_X) && !k && (op == 0x30 || op == 0x90))
-				return REFUSED;	/* the kernel refuses a division by 0 */
-			int e = alu(op, &a.v, s.v);
-			if (e == -1)
-				return SECCOMP_RET_KILL_THREAD;	/* a division by X = 0 ends it, with 0 */
-			if (e)
-				return REFUSED;
-			break;
-		case BPF_JMP:
-			if (op == 0x00) {
-				if (k >= len - pc - 1)
-					return REFUSED;
-				pc += k;
-				break;
-			}
-			if (op > 0x40 || in->jt >= len - pc - 1 || in->jf >= len - pc - 1)
-				return REFUSED;
-			if (!a.known || !s.known)
-				return BY_ARGS;
-			pc += jump_taken(op, a.v, s.v) ? in->jt : in->jf;
-			break;
-		case BPF_RET:
-			if (c == (BPF_RET | BPF_RET_A))
-				return a.known ? a.v : BY_ARGS;
-			return c == BPF_RET ? k : REFUSED;
-		default:
-			if (c == (BPF_MISC | BPF_TXA))
-				a = x;
-			else if (c == BPF_MISC)
-				x = a;
-			else
-				return REFUSED;
-		}
+	for (; r.pc < r.len; r.pc++) {
+		uint64_t end = step(&r);
+		if (end)
+			return end & ~ENDED;	/* an action (which may be 0), or how it failed */
 	}
 	return REFUSED;	/* ran off the end */
 }
