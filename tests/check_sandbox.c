@@ -312,7 +312,7 @@ START_TEST(late_model)
 {
 	const char *seed_env = getenv("SYSSHIM_STRESS_SEED");
 	uint64_t seed = seed_env ? strtoull(seed_env, 0, 0) : (uint64_t)getpid() * 2654435761u ^ (uint64_t)time(0);
-	int rounds = RUNNING_ON_VALGRIND ? 40 : 300, died = 0, answered = 0, refused = 0;
+	int rounds = 300, died = 0, answered = 0, refused = 0;
 	char path[512];
 	struct stat ref;
 
@@ -414,7 +414,10 @@ int main(void)
 	TCase *t = tcase_create("reader");
 	tcase_add_test(t, reader);
 	suite_add_tcase(s, t);
-	if (filters_apply()) {
+	if (RUNNING_ON_VALGRIND) {
+		/* valgrind has no seccomp(2), and a killed syscall ends its process otherwise */
+		fprintf(stderr, "sandbox: under valgrind: late_model skipped\n");
+	} else if (filters_apply()) {
 		t = tcase_create("late_model");
 		tcase_set_timeout(t, 600);
 		tcase_add_test(t, late_model);
