@@ -4,7 +4,8 @@
 # syscall() (which reads a seccomp filter on its way); fails if sysshim needs more than
 # glibc. With CALLS (bench/insn_calls) and LIB (libsysshim.so.0): per
 # call of each of the library's C-library-named exports, preloaded, against CEILINGS
-# (bench/insn-ceiling.txt, checked on x86_64 with gcc 12 only).
+# (bench/insn-ceiling.txt, checked on x86_64 with gcc 12 only), and the library's
+# syscall() against its allowance over glibc's there.
 set -e
 bin=$1 calls=${2:-} lib=${3:-} ceil=${4:-}
 out=${TMPDIR:-/tmp}/sysshim-insn.$$
@@ -27,13 +28,19 @@ if [ "$ir_sysshim" -gt "$ir_glibc" ]; then
 fi
 echo "ok: sysshim fstat $ir_sysshim <= glibc fstat $ir_glibc instructions per call"
 [ -n "$calls" ] || exit 0
+check=no
+[ "$(uname -m)" = x86_64 ] && ${CC:-cc} --version 2>/dev/null | grep -q '^cc (Debian 12\.' && check=yes
+over=$(awk '$1 == "syscall-over-glibc" { print $2 }' "$ceil")
+if [ $check = yes ] && [ $((ir_syscall - ir_raw)) -gt "$over" ]; then
+	echo "FAIL: the library's syscall() takes $ir_syscall instructions, glibc's $ir_raw: more than $over over" >&2
+	exit 1
+fi
+[ $check = yes ] && echo "ok: the library's syscall() takes $((ir_syscall - ir_raw)) instructions more than glibc's (ceiling $over)"
 pre() {
 	LD_PRELOAD=$lib valgrind --tool=callgrind --callgrind-out-file="$out.p.$1.$2" "$calls" "$1" "$2" \
 		>/dev/null 2>&1
 	sed -n 's/^summary: *//p' "$out.p.$1.$2"
 }
-check=no
-[ "$(uname -m)" = x86_64 ] && ${CC:-cc} --version 2>/dev/null | grep -q '^cc (Debian 12\.' && check=yes
 printf '%-14s %10s %8s\n' "export" "instr/call" "ceiling"
 bad=0
 for c in fstat stat lstat fstatat fstatat-empty statx; do

@@ -34,7 +34,15 @@ EXPORT long syscall(long n, long a1, long a2, long a3, long a4, long a5, long a6
 {
 	unsigned ld = __atomic_load_n(&__ss_loader_scanned, __ATOMIC_ACQUIRE);
 
-	if (unlikely(n == SYS_seccomp || n == SYS_prctl || !ld || (ld & SS_FN_BIT(SS_FN_SYSCALL))))
-		return slow(n, a1, a2, a3, a4, a5, a6);
-	return __syscall_ret(__syscall(n, a1, a2, a3, a4, a5, a6));
+	/* The two numbers a filter comes by; then one test: the loader's list is read, and no
+	 * other object after the library's defines syscall(). */
+	switch (n) {
+	case SYS_seccomp:
+	case SYS_prctl:
+		break;
+	default:
+		if (likely((ld & (SS_LD_DONE | SS_FN_BIT(SS_FN_SYSCALL))) == SS_LD_DONE))
+			return __syscall_ret(__syscall(n, a1, a2, a3, a4, a5, a6));
+	}
+	return slow(n, a1, a2, a3, a4, a5, a6);
 }
