@@ -4,3 +4,7 @@
  * through. x86_64 and aarch64: glibc 2.33 - 2.38 implement fstat() as
  * newfstatat(fd, "", AT_EMPTY_PATH), earlier and later ones with fstat. */
 #define ARCH_GLIBC_FSTAT_KIND(v) ((v) >= 233 && (v) <= 238 ? SS_SC_NEWFSTATAT : SS_SC_FSTAT)
+/* Whether glibc's statx() answers an ENOSYS from the syscall with its own emulation
+ * (through fstatat): where glibc does not assume the kernel has statx (Debian builds
+ * for kernels before 4.11). */
+#define ARCH_GLIBC_STATX_FALLS_BACK 1

@@ -57,6 +57,31 @@ static unsigned version_of(const char *v)
 	return major * 100 + minor;
 }
 
+/* The C library's own definitions, and its version where it is glibc. */
+static void take_libc(const struct ss_dso *d)
+{
+	for (int fn = 0; fn < SS_FN_COUNT; fn++)
+		__atomic_store_n(&libc_fn[fn], __ss_dso_func(d, fn_names[fn]), __ATOMIC_RELAXED);
+	uintptr_t v = __ss_dso_func(d, "gnu_get_libc_version");
+	if (v)
+		__atomic_store_n(&glibc_version, version_of(((const char *(*)(void))v)()),
+				 __ATOMIC_RELAXED);
+}
+
+/* The C library before the library's own object (a library opened with dlopen comes
+ * after it): its definitions, for the calls the library hands to it; 0 or SS_LD_LIBC. */
+static unsigned libc_before(const struct ss_link *me)
+{
+	struct ss_dso d;
+
+	for (const struct ss_link *l = me ? me->prev : 0; l; l = l->prev)
+		if (!__ss_dso_open(&d, l->ld, l->addr) && is_libc(&d)) {
+			take_libc(&d);
+			return SS_LD_LIBC;
+		}
+	return 0;
+}
+
 /* Each call's next definition: the objects after the library's own, in the loader's
  * order, up to and including the C library. Racing first callers compute the same
  * tables; the last store publishes them. */
@@ -69,33 +94,27 @@ unsigned __ss_loader_scan(void)
 	if (likely(s))
 		return s;
 	s = SS_LD_DONE;
-	for (l = me ? me->next : 0; l; l = l->next) {
+	for (l = me ? me->next : 0; l && !(s & SS_LD_LIBC); l = l->next) {
 		if (__ss_dso_open(&d, l->ld, l->addr))
 			continue;
 		int libc = is_libc(&d);
 		for (int fn = 0; fn < SS_FN_COUNT; fn++) {
-			if ((found & SS_FN_BIT(fn)) && !libc)
+			uintptr_t a = found & SS_FN_BIT(fn) ? 0 : __ss_dso_func(&d, fn_names[fn]);
+			if (!a)
 				continue;
-			uintptr_t a = __ss_dso_func(&d, fn_names[fn]);
-			if (libc)
-				__atomic_store_n(&libc_fn[fn], a, __ATOMIC_RELAXED);
-			if (a && !(found & SS_FN_BIT(fn))) {
-				found |= SS_FN_BIT(fn);
-				__atomic_store_n(&next_fn[fn], a, __ATOMIC_RELAXED);
-				__atomic_store_n(&next_obj[fn], l, __ATOMIC_RELAXED);
-				if (!libc)
-					s |= SS_FN_BIT(fn);
-			}
+			found |= SS_FN_BIT(fn);
+			__atomic_store_n(&next_fn[fn], a, __ATOMIC_RELAXED);
+			__atomic_store_n(&next_obj[fn], l, __ATOMIC_RELAXED);
+			if (!libc)
+				s |= SS_FN_BIT(fn);
 		}
 		if (libc) {
-			uintptr_t v = __ss_dso_func(&d, "gnu_get_libc_version");
-			if (v)
-				__atomic_store_n(&glibc_version,
-						 version_of(((const char *(*)(void))v)()), __ATOMIC_RELAXED);
+			take_libc(&d);
 			s |= SS_LD_LIBC;
-			break;
 		}
 	}
+	if (!(s & SS_LD_LIBC))
+		s |= libc_before(me);
 	__atomic_store_n(&__ss_loader_scanned, s, __ATOMIC_RELEASE);
 	return s;
 }

@@ -228,8 +228,12 @@ void __ss_filter_coming(const void *prog, int filter)
 
 ss_fn __ss_handed(int fn)
 {
-	if ((__ss_state() & SS_ST_CAREFUL) || (__ss_loader_scan() & SS_FN_BIT(fn)))
+	if (__ss_loader_scan() & SS_FN_BIT(fn))
 		return __ss_loader_next(fn);
+	if (__ss_state() & SS_ST_CAREFUL) {
+		ss_fn f = __ss_loader_next(fn);
+		return f ? f : __ss_loader_libc(fn);	/* opened by dlopen: the C library is before */
+	}
 	return 0;
 }
 

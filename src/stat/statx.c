@@ -1,5 +1,6 @@
 #include "statx.h"
 #include "fstatat.h"
+#include "glibc_arch.h"
 #include "path/guard.h"
 #include "sysshim.h"
 
@@ -18,17 +19,28 @@ static long emulate(int fd, const char *path, int flag, unsigned mask, struct st
 	return 0;
 }
 
-/* In a sandbox the library cannot read (SS_ST_CAREFUL), statx is the call's own
- * syscall, made even though the probe asked nothing: the C library's statx() makes it
- * too. */
+/* In a sandbox the library cannot read (SS_ST_CAREFUL) and with no C library to hand
+ * the call to (a static program, a library opened RTLD_LOCAL), statx is the call's own
+ * syscall, made even though the probe asked nothing, as the C library's statx() makes
+ * it. Refused, the answer is what the C library gives: its fstatat's from ENOSYS where
+ * it falls back (glibc_arch.h), and from EPERM too where the dynamic loader's
+ * newfstatat shows the filter lets that through (as handed() below). */
+static int careful_fallback(long r)
+{
+	return (r == -ENOSYS && ARCH_GLIBC_STATX_FALLS_BACK) ||
+	       (r == -EPERM && (__ss_loader_made() & SS_SC_NEWFSTATAT));
+}
+
 long __ss_statx_probed(int fd, const char *path, int flag, unsigned mask, struct statx *stx)
 {
 	unsigned v = __atomic_load_n(&__ss_state_word, __ATOMIC_RELAXED);
 
 	if (likely(SS_ST_CAPS(v) & SS_CAP_STATX) || unlikely(v & SS_ST_CAREFUL)) {
 		long r = __syscall(SYS_statx, fd, path, flag, mask, stx);
-		if (likely(!__ss_denied(r)) || (v & SS_ST_CAREFUL) ||
-		    (SS_ST_CAPS(__ss_refused(SS_CAP_STATX)) & SS_CAP_STATX))
+		if (likely(!__ss_denied(r)))
+			return r;
+		if (v & SS_ST_CAREFUL ? !careful_fallback(r)
+				      : SS_ST_CAPS(__ss_refused(SS_CAP_STATX)) & SS_CAP_STATX)
 			return r;
 	}
 	return emulate(fd, path, flag, mask, stx);

@@ -6,12 +6,15 @@
 # newfstatat(fd, "") costs here (sysshim-run --measure). The figure is each run's CPU
 # time (user + system, from wait4; BR_METRIC=wall for the wall time): a shared machine's
 # waits for a processor stay out of it. Writes BRDIR/native/results.txt
-# in the guest's format and prints report.py's summary of it.
+# in the guest's format and prints report.py's summary of it. BR_NATIVE_BEFORE=DIR, the
+# build directory of another tree (an earlier commit's), adds its library preloaded and its
+# sysshim-run to the rounds, so a change's cost is measured beside the rest.
 set -eu
 b=$1 br=$2
 rounds=${BR_NATIVE_ROUNDS:-20} n=${BR_NATIVE_RUNS:-50}
 top=$(pwd)
 lib=$top/$b/lib/libsysshim.so.0 run=$top/$b/bin/sysshim-run
+before=${BR_NATIVE_BEFORE:+$(cd "$BR_NATIVE_BEFORE" && pwd)}
 mkdir -p "$br/native"
 out=$br/native/results.txt
 t=$(command -v true)
@@ -19,11 +22,14 @@ t=$(command -v true)
 	echo "INFO kernel $(uname -r) host $(nproc) cpus, load $(cut -d' ' -f1-3 /proc/loadavg)"
 	echo "DECIDE $($run -v true 2>&1)"
 	for i in 1 2 3 4 5; do echo "MEASURE $($run --measure)"; done
+	setups="glibc empty preload auto always never${before:+ before-preload before-auto}"
 	r=1
 	while [ $r -le $rounds ]; do
-		set -- glibc empty preload auto always never glibc empty preload auto always never
-		shift $((r % 6))
-		for s in $1 $2 $3 $4 $5 $6; do
+		# Each round starts one setup later: every setup takes every place in turn.
+		set -- $setups
+		k=$((r % $#))
+		while [ $k -gt 0 ]; do s=$1; shift; set -- "$@" "$s"; k=$((k - 1)); done
+		for s; do
 			case $s in
 			glibc) LD_PRELOAD= "$br/brtime" -n $n -- "$t" ;;
 			empty) LD_PRELOAD=$top/$br/empty.so "$br/brtime" -n $n -- "$t" ;;
@@ -31,6 +37,8 @@ t=$(command -v true)
 			auto) LD_PRELOAD= "$br/brtime" -n $n -- "$run" "$t" ;;
 			always) LD_PRELOAD= "$br/brtime" -n $n -- "$run" --always "$t" ;;
 			never) LD_PRELOAD= "$br/brtime" -n $n -- "$run" --never "$t" ;;
+			before-preload) LD_PRELOAD=$before/lib/libsysshim.so.0 "$br/brtime" -n $n -- "$t" ;;
+			before-auto) LD_PRELOAD= "$br/brtime" -n $n -- "$before/bin/sysshim-run" "$t" ;;
 			esac | while read -r ns rc cpu; do
 				if [ "${BR_METRIC:-cpu}" = cpu ]; then echo "T $r true $s $cpu $rc -"; else echo "T $r true $s $ns $rc -"; fi
 			done

@@ -264,7 +264,7 @@ def per_process(r):
     g = per_round(t.get('glibc', []))
     if g:
         print('Per process start (/bin/true, median of the rounds\' medians; difference to glibc alone, paired):')
-        for s in ['empty', 'preload', 'auto', 'always', 'never', 'backport']:
+        for s in ['empty', 'preload', 'auto', 'always', 'never', 'backport', 'before-preload', 'before-auto']:
             x = per_round(t.get(s, []))
             if not x:
                 continue
@@ -274,12 +274,18 @@ def per_process(r):
             h = tq(len(diffs) - 1) * st.stdev(diffs) / math.sqrt(len(diffs)) if len(diffs) > 1 else float('nan')
             print('  %-11s %8.0f us  %+7.0f us [%+.0f, %+.0f]' % (
                 {'empty': 'empty .so', 'preload': 'LD_PRELOAD', 'auto': 'sysshim-run',
-                 'always': '--always', 'never': '--never', 'backport': 'backport'}[s],
+                 'always': '--always', 'never': '--never', 'backport': 'backport',
+                 'before-preload': 'LD_PRELOAD, BR_NATIVE_BEFORE\'s',
+                 'before-auto': 'sysshim-run, BR_NATIVE_BEFORE\'s'}[s],
                 st.median(x.values()) / 1e3, m / 1e3, (m - h) / 1e3, (m + h) / 1e3))
         print('  %-11s %8.0f us' % ('glibc', st.median(g.values()) / 1e3))
         x = diff_ms(per_round(t.get('preload', [])), per_round(t.get('auto', [])))
         if x:
             print('  sysshim-run - LD_PRELOAD: %+.2f ms [%+.2f, %+.2f] per process start' % x)
+        for a, b, what in [('before-preload', 'preload', 'LD_PRELOAD'), ('before-auto', 'auto', 'sysshim-run')]:
+            x = diff_ms(per_round(t.get(a, [])), per_round(t.get(b, [])))
+            if x:
+                print('  %s, this tree - BR_NATIVE_BEFORE\'s: %+.3f ms [%+.3f, %+.3f] per process start' % ((what,) + x))
     if r['measure']:
         fs = st.median(x[0] for x in r['measure'])
         em = st.median(x[1] for x in r['measure'])

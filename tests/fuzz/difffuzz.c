@@ -122,10 +122,18 @@ static const char *const strategies[] = {
 #define NSTRAT 6
 
 enum { SC_NONE, SC_STATX_ENOSYS, SC_STATX_EPERM, SC_STATX_ENOSYS_LATE, SC_STATX_EPERM_LATE,
-       SC_FSTAT_ENOSYS, SC_FSTAT_EPERM, SC_PATH_ENOSYS, SC_PATH_EPERM, NSC };
+       SC_FSTAT_ENOSYS, SC_FSTAT_EPERM, SC_PATH_ENOSYS, SC_PATH_EPERM, SC_STATX_ENOSYS_UNREAD,
+       SC_STATX_EPERM_UNREAD, NSC };
+/* Early modes install the filter through the library's prctl(), which reads it, as a
+ * program's own filter reaches it; the -unread ones through the C library's, so that the
+ * library finds a filter it cannot read at its first call (sysshim(7), Sandboxes) and
+ * makes only the C library's syscalls: the oracle is the same (glibc's statx() emulates
+ * from ENOSYS, the library from EPERM too, with the dynamic loader's newfstatat as its
+ * evidence). */
 static const char *const sc_names[] = {
 	"none", "statx-enosys", "statx-eperm", "statx-enosys-late", "statx-eperm-late",
 	"fstat-enosys", "fstat-eperm", "newfstatat+statx-enosys", "newfstatat+statx-eperm",
+	"statx-enosys-unread", "statx-eperm-unread",
 };
 
 static struct {
@@ -866,7 +874,8 @@ static int (*g_fstat)(int, struct stat *);
 
 static int sc_denies_statx(void)
 {
-	return cfg.sc >= SC_STATX_ENOSYS && cfg.sc <= SC_STATX_EPERM_LATE;
+	return (cfg.sc >= SC_STATX_ENOSYS && cfg.sc <= SC_STATX_EPERM_LATE) ||
+	       cfg.sc == SC_STATX_ENOSYS_UNREAD || cfg.sc == SC_STATX_EPERM_UNREAD;
 }
 static int sc_denies_fstat(void)
 {
@@ -879,7 +888,8 @@ static int sc_denies_path(void)
 static int denied_errno(void)
 {
 	return cfg.sc == SC_STATX_EPERM || cfg.sc == SC_STATX_EPERM_LATE ||
-	       cfg.sc == SC_FSTAT_EPERM || cfg.sc == SC_PATH_EPERM ? EPERM : ENOSYS;
+	       cfg.sc == SC_FSTAT_EPERM || cfg.sc == SC_PATH_EPERM ||
+	       cfg.sc == SC_STATX_EPERM_UNREAD ? EPERM : ENOSYS;
 }
 static int (*g_fxstat)(int, int, struct stat *);
 
@@ -1049,7 +1059,9 @@ static void call_oracle(struct gcase *c, void **av, void *out, int ob, struct re
 		oracle_path_denied(c, av, out, ob, r);
 		return;
 	}
-	if (s->outkind == A_STATXBUF && sc_denies_statx()) {
+	/* Under a filter the library cannot read, statx() is the C library's: glibc's own
+	 * emulation answers ENOSYS, the library's (the contract) only EPERM. */
+	if (s->outkind == A_STATXBUF && sc_denies_statx() && cfg.sc != SC_STATX_ENOSYS_UNREAD) {
 		oracle_statx_emulated(c, av, r, out, ob);
 		return;
 	}
@@ -1457,6 +1469,11 @@ static void run_case(long idx)
 #error "difffuzz: add this architecture's AUDIT_ARCH_*"
 #endif
 
+/* The prctl() the filter goes in by: the library's (early modes), or the C library's
+ * (late and -unread modes: the library does not see it). */
+static int (*g_prctl)(int, unsigned long, unsigned long, unsigned long, unsigned long);
+static int (*my_prctl)(int, unsigned long, unsigned long, unsigned long, unsigned long);
+
 /* A filter answering err for syscalls nr and nr2 (the same one twice for one). */
 static void deny(int nr, int nr2, int err)
 {
@@ -1471,16 +1488,24 @@ static void deny(int nr, int nr2, int err)
 		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
 	};
 	struct sock_fprog prog = { .len = sizeof f / sizeof f[0], .filter = f };
+	int unread = cfg.sc >= SC_STATX_ENOSYS_UNREAD || cfg.sc == SC_STATX_ENOSYS_LATE ||
+		     cfg.sc == SC_STATX_EPERM_LATE;
+	int (*in)(int, unsigned long, unsigned long, unsigned long, unsigned long) =
+		!unread && my_prctl ? my_prctl : g_prctl;
 	if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) ||
-	    prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &prog))
+	    in(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, (unsigned long)&prog, 0, 0))
 		die("seccomp");
 }
 
 static void install_seccomp(void)
 {
 	switch (cfg.sc) {
-	case SC_STATX_ENOSYS: case SC_STATX_ENOSYS_LATE: deny(SYS_statx, SYS_statx, ENOSYS); break;
-	case SC_STATX_EPERM: case SC_STATX_EPERM_LATE: deny(SYS_statx, SYS_statx, EPERM); break;
+	case SC_STATX_ENOSYS: case SC_STATX_ENOSYS_LATE: case SC_STATX_ENOSYS_UNREAD:
+		deny(SYS_statx, SYS_statx, ENOSYS);
+		break;
+	case SC_STATX_EPERM: case SC_STATX_EPERM_LATE: case SC_STATX_EPERM_UNREAD:
+		deny(SYS_statx, SYS_statx, EPERM);
+		break;
 	case SC_FSTAT_ENOSYS: deny(SYS_fstat, SYS_fstat, ENOSYS); break;
 	case SC_FSTAT_EPERM: deny(SYS_fstat, SYS_fstat, EPERM); break;
 	case SC_PATH_ENOSYS: deny(SYS_newfstatat, SYS_statx, ENOSYS); break;
@@ -1503,6 +1528,13 @@ static void load(void)
 	g_fstatat = (int (*)(int, const char *, struct stat *, int))dlsym(libc, "fstatat");
 	g_fstat = (int (*)(int, struct stat *))dlsym(libc, "fstat");
 	g_fxstat = (int (*)(int, int, struct stat *))dlsym(libc, "__fxstat");
+	g_prctl = (int (*)(int, unsigned long, unsigned long, unsigned long, unsigned long))
+		dlsym(libc, "prctl");
+	my_prctl = (int (*)(int, unsigned long, unsigned long, unsigned long, unsigned long))
+		dlsym(mine, "prctl");
+	Dl_info pi;
+	if (my_prctl && dladdr((void *)my_prctl, &pi) && pi.dli_fname && strstr(pi.dli_fname, "libc.so"))
+		my_prctl = NULL;	/* no prctl of its own: the C library's */
 	int usable = 0;
 	for (int i = 0; i < NSIGS; i++) {
 		struct sig *s = &sigs[i];
@@ -1556,7 +1588,8 @@ static int run_config(void)
 		unsetenv("SYSSHIM_ALIGN_PATHS");
 	setup();
 	int early = cfg.sc == SC_STATX_ENOSYS || cfg.sc == SC_STATX_EPERM ||
-		    cfg.sc == SC_FSTAT_ENOSYS || cfg.sc == SC_FSTAT_EPERM || sc_denies_path();
+		    cfg.sc == SC_FSTAT_ENOSYS || cfg.sc == SC_FSTAT_EPERM || sc_denies_path() ||
+		    cfg.sc >= SC_STATX_ENOSYS_UNREAD;
 	load();	/* ld.so stats the file: load first; sysshim probes at its first call */
 	if (early)
 		install_seccomp();	/* before sysshim's first call, so the probe sees it */
@@ -1642,7 +1675,9 @@ static void usage(void)
 		"       difffuzz --matrix [--lib PATH] [--seed S] [--cases N-per-config]\n"
 		"  strategies: auto fstat newfstatat-null newfstatat-empty statx-null statx-empty\n"
 		"  seccomp modes: none statx-enosys statx-eperm statx-enosys-late\n"
-		"                 statx-eperm-late fstat-enosys fstat-eperm\n");
+		"                 statx-eperm-late fstat-enosys fstat-eperm\n"
+		"                 newfstatat+statx-enosys newfstatat+statx-eperm\n"
+		"                 statx-enosys-unread statx-eperm-unread\n");
 	exit(2);
 }
 
@@ -1738,6 +1773,8 @@ int main(int argc, char **argv)
 			for (int sc = 0; sc < NSC; sc++) {
 				if (al && sc != SC_NONE && sc != SC_STATX_EPERM)
 					continue;
+				if (sc >= SC_STATX_ENOSYS_UNREAD && st)
+					continue;	/* no strategy under a filter it cannot read */
 				int p[2];
 				if (pipe(p))
 					die("pipe");
@@ -1783,9 +1820,10 @@ int main(int argc, char **argv)
 				t.unstable += c.unstable, t.align += c.align, t.errno_note += c.errno_note;
 				t.pathread += c.pathread, t.legacy += c.legacy;
 			}
-	printf("difffuzz: %d configurations (%d strategies x %d seccomp modes, + path alignment), "
+	printf("difffuzz: %d configurations (%d strategies x %d seccomp modes, + path alignment, "
+	       "+ %d modes under a filter the library cannot read), "
 	       "%ld cases each, seed %" PRIu64 "\n",
-	       configs, NSTRAT, NSC, cfg.cases, cfg.seed);
+	       configs, NSTRAT, SC_STATX_ENOSYS_UNREAD, NSC - SC_STATX_ENOSYS_UNREAD, cfg.cases, cfg.seed);
 	print_summary(&t);
 	return t.fail || crashed ? 1 : 0;
 }
