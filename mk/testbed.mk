@@ -41,11 +41,11 @@ CHECK_PARTS += check-kernel-5.10 check-kernel-6.12 check-kernel-arm64 check-kern
 # The suites every part runs: all tests/check_* but check_preload (it needs host
 # programs: ls, git, strace); the benchmarks: all bench/bench_*.
 TB_SUITE_NAMES = $(filter-out check_preload,$(patsubst tests/%.c,%,$(wildcard tests/check_*.c)))
-# bench-kernel runs the stat, eventfd and path benchmarks; TB_KBENCH="bench_stat" runs
+# bench-kernel runs the stat, eventfd, path and sandbox benchmarks; TB_KBENCH="bench_stat" runs
 # one (a benchmark that links more libraries needs their static archives: libuv1-dev
 # ships libuv_a.a). TB_BENCH_SCALE shortens bench_eventfd (the raw notify case alone
 # is 4 M syscalls at full size).
-TB_KBENCH ?= bench_stat bench_eventfd bench_path
+TB_KBENCH ?= bench_stat bench_eventfd bench_path bench_sandbox
 TB_BENCH_SCALE ?= 0.2
 TB_BENCH_NAMES = $(filter $(TB_KBENCH),$(patsubst bench/%.c,%,$(wildcard bench/bench_*.c)))
 TB_X86_SUITES = $(TB_SUITE_NAMES:%=$(TB_SB)/tests/%)
