@@ -34,8 +34,10 @@ BR = $(B)/bench-real$(if $(BR_RT),-rt)
 BR_PKGS = python3 git sqlite3 tar findutils coreutils make gcc libc6-dev strace util-linux \
 	$(BR_COMPANY_PKGS) $(if $(BR_RT),ripgrep fd-find gdu nodejs openjdk-17-jre-headless)
 # What tests/company.sh runs sysshim beside (make check-company): the Debian packages that
-# interpose the stat family, and libseccomp for its filters.
-BR_COMPANY_PKGS = fakeroot pseudo fakechroot faketime umockdev checkinstall libuid-wrapper libseccomp2
+# interpose the stat family, libseccomp for its filters, and iproute2 for the loopback
+# that fakeroot-tcp's daemon listens on (testbed/bench-real/init).
+BR_COMPANY_PKGS = fakeroot pseudo fakechroot faketime umockdev checkinstall libuid-wrapper libseccomp2 \
+	iproute2
 BR_KEY := $(shell echo "bookworm minbase 1 $(strip $(BR_PKGS))" | sha256sum | cut -c1-12)
 BR_ROOT = $(CACHE)/bench-real/rootfs-$(BR_KEY)
 BR_GLIBC ?= $(CACHE)/upstream/glibc/build
