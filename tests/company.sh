@@ -12,8 +12,7 @@
 #            sanitizers (AddressSanitizer with gcc and clang, ThreadSanitizer,
 #            LeakSanitizer, UBSan); seccomp filters that kill or trap, installed before
 #            exec and by the program itself once it has started (libseccomp)
-#   sysshim-run  a FIFO or device as the command, LD_PRELOAD twice in the environment,
-#            where the library goes in LD_PRELOAD, a sanitizer's program left alone
+# (sysshim-run's own part, where it puts the library and what it opens, is tests/run.sh's.)
 # Faked owners are read as an unprivileged user (setpriv to nobody where this runs as
 # root: root's own chown is real). The same script runs on the host (make check-host)
 # and in the Debian 12 guests on Linux 6.1 and 5.10 (make check-company), where
@@ -22,7 +21,7 @@
 #
 # Environment: B (the build), RUN, LIB, PROBE (sysshim-run, libsysshim.so.0,
 # sysshim-probe), HELP (the helper programs, built from tests/company/*.c where missing),
-# COMPANY_ONLY=group,group (interposers, sanitizers, seccomp, run).
+# COMPANY_ONLY=group,group (interposers, sanitizers, seccomp).
 B=${B:-build}
 CC=${CC:-cc}
 top=$(pwd)
