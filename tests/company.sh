@@ -30,9 +30,10 @@ RUN=${RUN:-$top/$B/bin/sysshim-run}
 LIB=${LIB:-$top/$B/lib/libsysshim.so.0}
 PROBE=${PROBE:-$top/$B/bin/sysshim-probe}
 HELP=${HELP:-$top/$B/tests/company}
-pass=0 fail=0 lives=
+pass=0 fail=0
 ok() { pass=$((pass + 1)); echo "  ok   $1"; }
 bad() { fail=$((fail + 1)); echo "  FAIL $1"; shift; for l; do printf '       %s\n' "$l"; done; }
+fails() { bad "$@"; return 1; } # bad, as a condition that is false
 finish() { echo "company: $pass passed, $fail failed"; exit $((fail != 0)); }
 for f in "$RUN" "$LIB"; do
 	[ -e "$f" ] || { bad "$f is not built (make all)"; finish; }
@@ -42,6 +43,8 @@ chmod 755 "$tmp"
 trap 'rm -rf "$tmp"' EXIT
 want() { case ",${COMPANY_ONLY:-all}," in *",$1,"* | *,all,*) return 0 ;; esac; return 1; }
 have() { command -v "$1" >/dev/null 2>&1; }
+# need CASE TOOL: TOOL is installed, or CASE fails (a case is never skipped for a missing tool).
+need() { have "$2" || fails "$1: $2 is not installed (make deps-check installs it)"; }
 
 # ---- the helpers: built on the host (the guests get them built)
 helper() { # OUT SRC [CFLAGS...]: built when missing or older than its source
@@ -105,15 +108,22 @@ run_way() {
 }
 
 # same CASE ROW WAYS -- CMD...: CMD run with each way of WAYS and with none; each must
-# print and end as none does. rescued ORACLE CASE ROW WAYS -- CMD...: the same against
-# the function ORACLE instead, for a sandbox that stops a call of the program's own,
-# where sysshim answers from a call the filter lets through (sysshim(7), SANDBOXES).
+# print and end as none does. works CASE ROW WAYS -- CMD...: the same, for a scenario
+# that ends with 0 without sysshim, or it compares nothing (an interposer's; a filter's
+# case may die alone, and must then die with sysshim as it does). rescued ORACLE CASE
+# ROW WAYS -- CMD...: the same as same against the function ORACLE instead, for a
+# sandbox that stops a call of the program's own, where sysshim answers from a call the
+# filter lets through (sysshim(7), SANDBOXES).
 same() {
-	oracle=
+	oracle= lives=
+	compare "$@"
+}
+works() {
+	oracle= lives=1
 	compare "$@"
 }
 rescued() {
-	oracle=$1
+	oracle=$1 lives=
 	shift
 	compare "$@"
 }
@@ -155,62 +165,60 @@ mkdir -p "$wd" && chmod 777 "$wd"
 # the wrapper with sysshim around it
 if want interposers; then
 	echo "-- other interposers, as $(as_user id -un)"
-	# Each scenario ends well without sysshim, or it compares nothing. (A filter's case
-	# may die without sysshim too: then it must die with it, as it does.)
-	lives=1
 	OWN=$C/owners.sh
 	for fr in sysv tcp; do
-		have fakeroot-$fr || continue
-		same fakeroot-$fr inside "$WAYS" -- as_user fakeroot-$fr sh "$OWN" WAYNAME "$wd" "$HELP"
-		same fakeroot-$fr around "run first last" -- as_user WAY fakeroot-$fr sh "$OWN" none "$wd" "$HELP"
+		need fakeroot-$fr fakeroot-$fr || continue
+		works fakeroot-$fr inside "$WAYS" -- as_user fakeroot-$fr sh "$OWN" WAYNAME "$wd" "$HELP"
+		works fakeroot-$fr around "run first last" -- as_user WAY fakeroot-$fr sh "$OWN" none "$wd" "$HELP"
 	done
-	if have pseudo; then
+	if need pseudo pseudo; then
 		mkdir -p "$wd/pseudo" && chmod 777 "$wd/pseudo"
 		export PSEUDO_PREFIX=/usr PSEUDO_LOCALSTATEDIR=$wd/pseudo
-		same pseudo inside "$WAYS" -- as_user pseudo sh "$OWN" WAYNAME "$wd" "$HELP"
-		same pseudo around "run first last" -- as_user WAY pseudo sh "$OWN" none "$wd" "$HELP"
+		works pseudo inside "$WAYS" -- as_user pseudo sh "$OWN" WAYNAME "$wd" "$HELP"
+		works pseudo around "run first last" -- as_user WAY pseudo sh "$OWN" none "$wd" "$HELP"
 		unset PSEUDO_PREFIX PSEUDO_LOCALSTATEDIR
 	fi
-	if have fakechroot; then
+	if need fakechroot fakechroot; then
 		mkdir -p "$wd/root/etc" && echo inside >"$wd/root/etc/hostname" &&
 			ln -sf hostname "$wd/root/etc/hn"
 		# The ways and the helpers are reached from inside the fake root by their paths.
 		export FAKECHROOT_EXCLUDE_PATH=/usr:/lib:/lib64:/bin:/sbin:/proc:/dev:/sys:/tmp:/opt:$here:$HELP:$(dirname "$RUN"):$(dirname "$LIB")
-		same fakechroot inside "$WAYS" -- as_user fakechroot chroot "$wd/root" WAY \
+		works fakechroot inside "$WAYS" -- as_user fakechroot chroot "$wd/root" WAY \
 			"$HELP/showstat" /etc/hostname /etc/hn
-		same fakechroot around "run first last" -- as_user WAY fakechroot chroot "$wd/root" \
+		works fakechroot around "run first last" -- as_user WAY fakechroot chroot "$wd/root" \
 			"$HELP/showstat" /etc/hostname /etc/hn
 		unset FAKECHROOT_EXCLUDE_PATH
 	fi
-	if have faketime; then
+	if need faketime faketime; then
 		# A frozen clock (-f), and a file of a known time: both ends print the same.
 		T='2001-02-03 04:05:06'
 		touch -d @1000000000 "$wd/g"
-		same faketime inside "$WAYS" -- faketime -f "$T" sh -c \
+		works faketime inside "$WAYS" -- faketime -f "$T" sh -c \
 			'cd "$1" && "$2" "$3" stat -c "%n %Y %s" g && "$2" "$3" date -r g +%s &&
 			"$2" "$3" date +%s' - "$wd" "$WAY" WAYNAME
-		same faketime around "run first last" -- WAY faketime -f "$T" sh -c \
+		works faketime around "run first last" -- WAY faketime -f "$T" sh -c \
 			'cd "$1" && stat -c "%n %Y %s" g && date -r g +%s && date +%s' - "$wd"
 	fi
 	printf 'P: /devices/company\nN: company\nE: SUBSYSTEM=company\nA: idVendor=0815\n' \
 		>"$tmp/dev.umockdev"
 	# umockdev's testbed needs pseudo-terminals (/dev/pts) to make its device nodes.
-	if have umockdev-run && umockdev-run -d "$tmp/dev.umockdev" -- true >/dev/null 2>&1; then
-		same umockdev inside "$WAYS" -- umockdev-run -d "$tmp/dev.umockdev" -- WAY \
+	if need umockdev umockdev-run && { umockdev-run -d "$tmp/dev.umockdev" -- true >/dev/null 2>"$tmp/um.err" ||
+		fails "umockdev: its testbed does not start here (no /dev/pts?)" "$(head -n 3 "$tmp/um.err")"; }; then
+		works umockdev inside "$WAYS" -- umockdev-run -d "$tmp/dev.umockdev" -- WAY \
 			"$HELP/showstat" /sys/devices/company/idVendor /sys/devices/company
-		same umockdev around "run first last" -- WAY umockdev-run -d "$tmp/dev.umockdev" -- \
+		works umockdev around "run first last" -- WAY umockdev-run -d "$tmp/dev.umockdev" -- \
 			"$HELP/showstat" /sys/devices/company/idVendor /sys/devices/company
 	fi
 	# syscall() and prctl() go on to their next definition: uid_wrapper's syscall()
 	# fakes the uid; the C library's answers as it does.
-	same syscall-prctl plain "$WAYS" -- WAY "$HELP/callsys"
+	works syscall-prctl plain "$WAYS" -- WAY "$HELP/callsys"
 	uw=$(ls /usr/lib/*/libuid_wrapper.so 2>/dev/null | head -1)
-	if [ -n "$uw" ]; then
-		same uid_wrapper inside "$WAYS" -- as_user env UID_WRAPPER=1 UID_WRAPPER_ROOT=1 LD_PRELOAD="$uw" \
+	if [ -n "$uw" ] || fails "uid_wrapper: libuid_wrapper.so is not installed (make deps-check installs it)"; then
+		works uid_wrapper inside "$WAYS" -- as_user env UID_WRAPPER=1 UID_WRAPPER_ROOT=1 LD_PRELOAD="$uw" \
 			WAY "$HELP/callsys"
 	fi
 	# What the library says it does there (sysshim-probe, linked with libsysshim.a).
-	if [ -x "$PROBE" ] && have fakeroot; then
+	if { [ -x "$PROBE" ] || fails "sysshim-probe: $PROBE is not built (make all)"; } && need sysshim-probe fakeroot; then
 		fakeroot "$PROBE" --json >"$tmp/pj" 2>&1
 		grep -q '"handed": {"fstat": "[^"]*libfakeroot[^"]*", "fstat64"' "$tmp/pj" &&
 			grep -q '"statx": "[^"]*libfakeroot' "$tmp/pj" &&
@@ -219,24 +227,35 @@ if want interposers; then
 		"$PROBE" --json | grep -q '"handed": {}' && ok "sysshim-probe alone: no call handed" ||
 			bad "sysshim-probe alone hands calls" "$("$PROBE" --json | grep -o '"company[^]]*')"
 	fi
-	if have installwatch; then
+	if need installwatch installwatch; then
 		mkdir -p "$wd/iw"
-		same installwatch inside "$WAYS" -- installwatch -r "$wd/iw" -o "$wd/iw.log" WAY \
+		works installwatch inside "$WAYS" -- installwatch -r "$wd/iw" -o "$wd/iw.log" WAY \
 			"$HELP/legacy" /etc/hostname
 	fi
-	lives=
 fi
 
 # ---- sanitizers: their programs run with sysshim as they run alone; AddressSanitizer
 # still finds a stat that writes past its buffer
 if want sanitizers; then
 	echo "-- sanitizers"
+	# The sanitizers whose program runs here without sysshim: gcc's must; clang's is
+	# skipped, and says so, where clang-19 and its runtime are not installed (the guests).
+	san=
 	for s in address clang-address thread leak undefined; do
-		[ -x "$HELP/showstat-$s" ] && "$HELP/showstat-$s" / >/dev/null 2>&1 || continue
+		p=$HELP/showstat-$s
+		if [ -x "$p" ] && "$p" / >/dev/null 2>"$tmp/san.err"; then
+			san="$san $s"
+		elif [ $s = clang-address ]; then
+			echo "  skip sanitizer-$s: $(if [ -x "$p" ]; then head -n 1 "$tmp/san.err"; else echo "no clang-19 here"; fi)"
+		else
+			bad "sanitizer-$s: its program does not run without sysshim" "$(head -n 3 "$tmp/san.err" 2>/dev/null)"
+		fi
+	done
+	for s in $san; do
 		same sanitizer-$s program "$WAYS" -- WAY "$HELP/showstat-$s" / /etc/hostname "$wd"
 	done
-	for s in address clang-address; do
-		[ -x "$HELP/showstat-$s" ] && "$HELP/showstat-$s" / >/dev/null 2>&1 || continue
+	for s in $san; do
+		case $s in *address) ;; *) continue ;; esac
 		same sanitizer-$s overflow "$WAYS" -- sh -c \
 			'"$@" -o 2>&1 | sed -n "s/^.*\(ERROR: AddressSanitizer: [a-z-]*\).*$/\1/p; s/^\(WRITE of size [0-9]*\).*/\1/p"' \
 			- WAY "$HELP/showstat-$s"
@@ -278,7 +297,7 @@ if want seccomp; then
 	done
 	# What the library knows there: a filter from before exec cannot be read (every call
 	# to the C library); SYSSHIM_SECCOMP=child has throwaway children try the calls.
-	if [ -x "$PROBE" ]; then
+	if [ -x "$PROBE" ] || fails "sysshim-probe: $PROBE is not built (make all)"; then
 		"$HELP/filter" eperm statx "$PROBE" --json >"$tmp/pj" 2>&1
 		grep -q '"sandbox": "unread", "stopped": \["fstat", "newfstatat", "statx", "io_uring", "membarrier"\]' "$tmp/pj" &&
 			grep -q '"stat": "[^"]*libc.so' "$tmp/pj" &&
