@@ -34,10 +34,10 @@ SONAME = libsysshim.so.0
 
 LIB_SRCS = $(sort $(wildcard src/*/*.c))
 LIB_OBJS = $(LIB_SRCS:%.c=$(B)/obj/%.o)
-# What only a preloaded library needs (src/internal/first_place.c: stepping out of first
-# place in the dynamic loader's list for AddressSanitizer's check): not in libsysshim.a,
-# whose code sits inside a program, never before it.
-SO_ONLY_OBJS = $(B)/obj/src/internal/first_place.o
+# What only a preloaded library needs (src/exec/: the exec family and posix_spawn, which
+# leave the library out of LD_PRELOAD where the program would not load it): not in
+# libsysshim.a, whose code sits inside a program that is not preloaded.
+SO_ONLY_OBJS = $(filter $(B)/obj/src/exec/%,$(LIB_OBJS))
 A_OBJS = $(filter-out $(SO_ONLY_OBJS),$(LIB_OBJS))
 # The library's own headers: arch/<arch>/ first, arch/generic/ for what an arch does not
 # have of its own (as musl does), src/internal/ (the lowest layer), src/ (a layer's
@@ -80,9 +80,12 @@ $(B)/lib/libsysshim.a: $(A_OBJS)
 	$(AR) rc $@ $(A_OBJS)
 	$(RANLIB) $@
 
+# -nostartfiles: the library has no initializer of its own to run, and the C runtime's
+# start files would add one and four symbols for ld.so to look up in every process it is
+# preloaded into (make check-proc-cost counts them).
 $(B)/lib/$(SONAME): $(LIB_OBJS) src/sysshim.map
 	@mkdir -p $(dir $@)
-	$(CC) -shared -Wl,-soname,$(SONAME) -Wl,--version-script=src/sysshim.map -Wl,-z,defs \
+	$(CC) -shared -nostartfiles -Wl,-soname,$(SONAME) -Wl,--version-script=src/sysshim.map -Wl,-z,defs \
 		$(LDFLAGS) -o $@ $(LIB_OBJS)
 
 $(B)/lib/libsysshim.so: $(B)/lib/$(SONAME)
@@ -158,8 +161,8 @@ DEP_FILES += $(wildcard $(B)/obj/src/*/*.d $(B)/bin/sysshim-probe.d $(B)/runobj/
 
 # The order the parts run in (tools/check-parts.sh): each part's inputs are built by the
 # warm job beside (mk/cache.mk) while the parts before it run.
-CHECK_ORDER = check-host check-mutants check-targets check-deb check-asan check-valgrind bench-insn check-fuzz check-kernel \
-	check-kernel-5.10 check-kernel-6.12 check-kernel-arm64 check-real check-company check-cross check-kernel-la64 \
+CHECK_ORDER = check-host check-mutants check-targets check-deb check-asan check-valgrind bench-insn check-proc-cost check-fuzz check-kernel \
+	check-kernel-5.10 check-kernel-6.12 check-kernel-arm64 check-real check-compat check-cross check-kernel-la64 \
 	check-kernel-patches
 CHECK_RUN = $(filter $(CHECK_PARTS),$(CHECK_ORDER)) $(filter-out $(CHECK_ORDER),$(CHECK_PARTS))
 # `make check-all` adds the parts that build a libc or two more kernels (mk/upstream.mk,

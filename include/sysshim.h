@@ -51,7 +51,7 @@ struct sysshim_info {
 void sysshim_info(struct sysshim_info *info);
 const char *sysshim_strategy_name(int strategy);
 
-/* In company (sysshim(7), COMPANY): the C library's names the library defines, numbered
+/* Compatibility (sysshim(7), COMPATIBILITY): the C library's names the library defines, numbered
  * 0 to SYSSHIM_CALLS - 1 (fstat, fstat64, __fxstat, __fxstat64, fstatat, ..., statx,
  * prctl, syscall: sysshim_call_name()), which of them it hands to their next definition
  * (another interposer's, or the C library's), and what it knows of the seccomp filters
@@ -60,15 +60,18 @@ const char *sysshim_strategy_name(int strategy);
 #define SYSSHIM_SANDBOX_NONE	1	/* no seccomp filter */
 #define SYSSHIM_SANDBOX_READ	2	/* filters, every one read on its way in (or tried) */
 #define SYSSHIM_SANDBOX_UNREAD	3	/* a filter the library cannot read */
-/* Syscalls the library makes of its own accord, for sysshim_company.stopped. */
+/* Syscalls the library makes of its own accord, for sysshim_interposers.stopped. */
 #define SYSSHIM_SYSCALL_FSTAT		0x01
 #define SYSSHIM_SYSCALL_NEWFSTATAT	0x02
 #define SYSSHIM_SYSCALL_STATX		0x04
 #define SYSSHIM_SYSCALL_IO_URING	0x08
 #define SYSSHIM_SYSCALL_MEMBARRIER	0x10
 
-struct sysshim_company {
-	unsigned handed;	/* bit n: call n goes to its next definition */
+struct sysshim_interposers {
+	union {
+		unsigned forwarded;	/* bit n: call n goes to its next definition */
+		unsigned handed;	/* its name in 0.1.0 */
+	};
 	int sandbox;		/* SYSSHIM_SANDBOX_* */
 	unsigned stopped;	/* SYSSHIM_SYSCALL_*: what a filter stops or may; not made */
 	unsigned filters_read;	/* seccomp filters read on their way in */
@@ -76,7 +79,9 @@ struct sysshim_company {
 };
 
 /* Runs the probe if it has not run yet; never fails. */
-void sysshim_company(struct sysshim_company *c);
+void sysshim_interposers(struct sysshim_interposers *c);
+/* The names of 0.1.0, kept for one release: the same function and struct. */
+#define sysshim_company sysshim_interposers
 /* Call n's name, or NULL; the file of the object that holds its next definition after
  * the library's, or NULL where there is none (a static program). */
 const char *sysshim_call_name(int call);

@@ -8,3 +8,7 @@
  * (through fstatat): where glibc does not assume the kernel has statx (Debian builds
  * for kernels before 4.11). */
 #define ARCH_GLIBC_STATX_FALLS_BACK 1
+/* Whether glibc's stat(), lstat() and fstatat() go through statx rather than newfstatat:
+ * the state word's SS_ST_PATH_STATX before the probe (src/internal/probe.h), so that the
+ * path calls make the C library's own syscall until the kernel has been asked. */
+#define ARCH_GLIBC_PATH_STATX 0

@@ -1,13 +1,13 @@
-#include "stat/fstatat.h"
+#include "stat/route.h"
 
 EXPORT int fstatat(int fd, const char *restrict path, struct stat *restrict st, int flag)
 {
-	return __ss_path_call(SS_FN_FSTATAT, 0, fd, path, st, flag);
+	return SS_ROUTE(SS_FN_FSTATAT, ss_fstatat_fn)(fd, path, st, flag);
 }
 
 EXPORT int fstatat64(int fd, const char *restrict path, struct stat *restrict st, int flag)
 {
-	return __ss_path_call(SS_FN_FSTATAT64, 0, fd, path, st, flag);
+	return SS_ROUTE(SS_FN_FSTATAT64, ss_fstatat_fn)(fd, path, st, flag);
 }
 
 EXPORT int __fxstatat(int ver, int fd, const char *path, struct stat *st, int flag)

@@ -1,18 +1,18 @@
-#include "stat/fstatat.h"
+#include "stat/route.h"
 
-/* The (path, st) names, and the legacy ones that take a version first. */
-#define ITS(fn)		((fn) | SS_WHO_PATHFORM)
+/* The (path, st) names jump through their route (stat/route.h); the legacy ones, which
+ * take a version first, go through the slow path. */
 #define LEGACY(fn)	((fn) | SS_WHO_PATHFORM | SS_WHO_VER)
 #define FLAG		AT_SYMLINK_NOFOLLOW
 
 EXPORT int lstat(const char *restrict path, struct stat *restrict st)
 {
-	return __ss_path_call(ITS(SS_FN_LSTAT), 0, AT_FDCWD, path, st, FLAG);
+	return SS_ROUTE(SS_FN_LSTAT, ss_stat_fn)(path, st);
 }
 
 EXPORT int lstat64(const char *restrict path, struct stat *restrict st)
 {
-	return __ss_path_call(ITS(SS_FN_LSTAT64), 0, AT_FDCWD, path, st, FLAG);
+	return SS_ROUTE(SS_FN_LSTAT64, ss_stat_fn)(path, st);
 }
 
 EXPORT int __lxstat(int ver, const char *path, struct stat *st)

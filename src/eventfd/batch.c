@@ -42,7 +42,7 @@ static long check_eventfd(int fd)
 	return 0;
 }
 
-static long find(struct sysshim_batch *b, int fd)
+static long batch_slot(struct sysshim_batch *b, int fd)
 {
 	for (unsigned i = 0; i < b->n; i++)
 		if (b->ent[i].fd == fd)
@@ -53,7 +53,7 @@ static long find(struct sysshim_batch *b, int fd)
 EXPORT int sysshim_batch_add(struct sysshim_batch *b, int fd, uint64_t n)
 {
 	struct sysshim_batch_ent *e;
-	long i = find(b, fd), fl, r;
+	long i = batch_slot(b, fd), fl, r;
 
 	if (n == ~0ULL)
 		return __syscall_ret(-EINVAL);
@@ -91,7 +91,7 @@ EXPORT unsigned sysshim_batch_left(const struct sysshim_batch *b)
 
 EXPORT int sysshim_batch_forget(struct sysshim_batch *b, int fd)
 {
-	long i = find(b, fd);
+	long i = batch_slot(b, fd);
 
 	if (i < 0)
 		return __syscall_ret(-ENOENT);

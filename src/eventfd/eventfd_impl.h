@@ -144,7 +144,7 @@ hidden void __ss_ring_prep(struct ss_ring *r, unsigned idx, unsigned op, int fd,
 hidden long __ss_uring_flush(struct sysshim_batch *b);
 hidden uint64_t __ss_uring_enter_ns(struct sysshim_batch *b);
 
-/* The batch decision (batch_way.c): SYSSHIM_BATCH's modes in the decision word. */
+/* The batch decision (batch_choice.c): SYSSHIM_BATCH's modes in the decision word. */
 #define SS_BM_AUTO	1
 #define SS_BM_URING	2
 #define SS_BM_PLAIN	3

@@ -31,7 +31,7 @@ static unsigned plain_eligible(struct sysshim_batch *b)
 }
 
 /* The k entries both ways could take go out the way the process's measured costs
- * say (batch_way.c); the timed flushes among them feed those costs. Whatever is left
+ * say (batch_choice.c); the timed flushes among them feed those costs. Whatever is left
  * (blocking fds, split sums, what io_uring did not take) is written plainly. */
 EXPORT int sysshim_batch_flush(struct sysshim_batch *b)
 {

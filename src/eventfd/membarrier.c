@@ -2,7 +2,7 @@
 
 static unsigned word;
 
-static unsigned probe(void)
+static unsigned membarrier_probe(void)
 {
 	unsigned v = SS_MB_NO, old = 0;
 	long q;
@@ -25,7 +25,7 @@ int __ss_membarrier_ok(void)
 {
 	unsigned v = __atomic_load_n(&word, __ATOMIC_RELAXED);
 	if (unlikely(!v))
-		v = probe();
+		v = membarrier_probe();
 	return v == SS_MB_OK;
 }
 

@@ -56,7 +56,7 @@ static long fails_at_once(unsigned rwf)
 
 /* Asked once per process: a ring that can be set up, and writes that fail at once
  * on a full non-blocking eventfd, with RWF_NOWAIT or (where it is refused) without. */
-static unsigned probe(void)
+static unsigned uring_probe(void)
 {
 	unsigned v = SS_URING_NO, old = 0;
 	long e = 0;
@@ -76,24 +76,24 @@ static unsigned probe(void)
 	return v;
 }
 
-static unsigned state(void)
+static unsigned uring_state(void)
 {
 	unsigned v = __atomic_load_n(&word, __ATOMIC_RELAXED);
-	return likely(v) ? v : probe();
+	return likely(v) ? v : uring_probe();
 }
 
 /* A filter that stops io_uring may come through the C library after the probe said
  * yes: from then on, no ring is entered. */
 int __ss_uring_usable(void)
 {
-	unsigned v = state();
+	unsigned v = uring_state();
 	return (v == SS_URING_NOWAIT || v == SS_URING_ASIS) &&
 	       likely(!(SS_SB_STOPPED(__ss_sandbox_peek()) & SS_SC_URING));
 }
 
 unsigned __ss_uring_rw_flags(void)
 {
-	return state() == SS_URING_NOWAIT ? RWF_NOWAIT : 0;
+	return uring_state() == SS_URING_NOWAIT ? RWF_NOWAIT : 0;
 }
 
 /* A sandbox that refuses io_uring after the probe said yes, or a kernel that kept

@@ -132,7 +132,7 @@ long __ss_uring_flush(struct sysshim_batch *b)
 }
 
 /* The fixed part of an io_uring_enter: one with nothing to submit or wait for,
- * timed (the cost model's A, batch_way.c). */
+ * timed (the cost model's A, batch_choice.c). */
 uint64_t __ss_uring_enter_ns(struct sysshim_batch *b)
 {
 	struct ss_ring *r = ss_ring_of(b);

@@ -10,6 +10,15 @@ static const void *at(const struct ss_dso *d, uint64_t v)
 	return (const void *)(uintptr_t)(v < d->bias ? v + d->bias : v);
 }
 
+/* The GNU hash of NAME (the one DT_GNU_HASH keys on). */
+static uint32_t gnu_hash(const char *name)
+{
+	uint32_t h = 5381;
+	for (const unsigned char *p = (const unsigned char *)name; *p; p++)
+		h = h * 33 + *p;
+	return h;
+}
+
 int __ss_dso_open(struct ss_dso *d, const struct dyn *dyn, uintptr_t bias)
 {
 	*d = (struct ss_dso){ .bias = bias };
@@ -49,20 +58,27 @@ static uintptr_t func(const struct ss_dso *d, uint32_t i, const char *name)
 	return __ss_streq(d->strs + s->name, name) ? d->bias + s->value : 0;
 }
 
-/* DT_GNU_HASH: the bucket of the name's hash, then its chain, whose entries carry the
- * hash with the low bit marking the chain's end. The Bloom filter is not consulted:
- * it only saves a miss a few compares. */
+/* DT_GNU_HASH (the layout the GNU linker and ld.so share): nbuckets, symoffset, the
+ * number of 64-bit Bloom words and the Bloom shift, the Bloom words, the buckets, the
+ * chain. The Bloom filter first (two bits of the hash, both set in a word where the name
+ * may be defined: most names asked of an object that does not define them stop there),
+ * then the bucket of the name's hash and its chain, whose entries carry the hash with
+ * the low bit marking the chain's end. */
 static uintptr_t gnu_find(const struct ss_dso *d, const char *name)
 {
 	const uint32_t *g = d->gnu;
-	uint32_t nbuckets = g[0], symoffset = g[1], h = 5381;
-	const uint32_t *buckets = g + 4 + 2 * g[2];	/* 64-bit Bloom words */
+	uint32_t nbuckets = g[0], symoffset = g[1], nbloom = g[2], shift = g[3], h = gnu_hash(name);
+	const uint64_t *bloom = (const uint64_t *)(g + 4);
+	const uint32_t *buckets = g + 4 + 2 * nbloom;
 	const uint32_t *chain = buckets + nbuckets;
 
-	for (const unsigned char *p = (const unsigned char *)name; *p; p++)
-		h = h * 33 + *p;
 	if (!nbuckets)
 		return 0;
+	if (nbloom) {
+		uint64_t w = bloom[(h / 64) & (nbloom - 1)];
+		if (!((w >> (h % 64)) & (w >> ((h >> shift) % 64)) & 1))
+			return 0;
+	}
 	for (uint32_t i = buckets[h % nbuckets]; i >= symoffset; i++) {
 		uint32_t c = chain[i - symoffset];
 		uintptr_t a = (c | 1) == (h | 1) ? func(d, i, name) : 0;
@@ -93,6 +109,27 @@ static uintptr_t sysv_find(const struct ss_dso *d, const char *name)
 			return a;
 	}
 	return 0;
+}
+
+const uint32_t *__ss_dso_gnu_hash(const struct dyn *dyn, uintptr_t bias)
+{
+	struct ss_dso d = { .bias = bias };
+
+	for (; dyn && dyn->tag != DT_NULL; dyn++)
+		if (dyn->tag == DT_GNU_HASH)
+			return at(&d, dyn->val);
+	return 0;
+}
+
+int __ss_dso_may_define(const uint32_t *g, const char *name)
+{
+	uint32_t h = gnu_hash(name), nbloom, shift;
+
+	if (!g || !(nbloom = g[2]))
+		return 1;	/* no Bloom filter to ask: perhaps */
+	shift = g[3];
+	uint64_t w = ((const uint64_t *)(g + 4))[(h / 64) & (nbloom - 1)];
+	return (w >> (h % 64)) & (w >> ((h >> shift) % 64)) & 1;
 }
 
 uintptr_t __ss_dso_func(const struct ss_dso *d, const char *name)

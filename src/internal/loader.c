@@ -8,7 +8,9 @@
 extern struct ss_r_debug _r_debug __attribute__((__weak__));
 extern const struct dyn _DYNAMIC[] __attribute__((__weak__));
 
-static const char *const fn_names[SS_FN_COUNT] = {
+/* Fixed-width rows, not pointers: a table of pointers would cost a relocation each at
+ * every load of the library. */
+static const char fn_names[SS_FN_COUNT][16] = {
 	"fstat", "fstat64", "__fxstat", "__fxstat64",
 	"fstatat", "fstatat64", "__fxstatat", "__fxstatat64",
 	"stat", "stat64", "__xstat", "__xstat64",
@@ -18,8 +20,22 @@ static const char *const fn_names[SS_FN_COUNT] = {
 
 static uintptr_t next_fn[SS_FN_COUNT], libc_fn[SS_FN_COUNT];
 static const struct ss_link *next_obj[SS_FN_COUNT];
-unsigned __ss_loader_scanned;
+uint64_t __ss_loader_names;
+/* The C library's entry in the loader's list (or LIBC_NONE), and its version. */
+static const struct ss_link *libc_obj;
+static struct ss_dso libc_dso;	/* written before libc_obj is published */
+/* The objects between the library's own and the C library, with their hash tables, as
+ * the first walk found them (written before libc_obj is published): the look-ups of each
+ * call's name ask them again. */
+#define KEPT	8
+static struct {
+	const struct ss_link *link;
+	const uint32_t *gnu;
+} kept[KEPT];
+static unsigned n_kept;
+
 static unsigned glibc_version;
+#define LIBC_NONE	((const struct ss_link *)1)
 
 const char *__ss_fn_name(int fn)
 {
@@ -57,93 +73,131 @@ static unsigned version_of(const char *v)
 	return major * 100 + minor;
 }
 
-/* The C library's own definitions, and its version where it is glibc. */
-static void take_libc(const struct ss_dso *d)
+/* The C library's entry: after the library's own in the loader's order, or before it (a
+ * library opened with dlopen comes after the C library). Looked for once: racing first
+ * callers find the same entry. */
+static const struct ss_link *libc_entry(void)
 {
-	for (int fn = 0; fn < SS_FN_COUNT; fn++)
-		__atomic_store_n(&libc_fn[fn], __ss_dso_func(d, fn_names[fn]), __ATOMIC_RELAXED);
-	uintptr_t v = __ss_dso_func(d, "gnu_get_libc_version");
-	if (v)
-		__atomic_store_n(&glibc_version, version_of(((const char *(*)(void))v)()),
-				 __ATOMIC_RELAXED);
-}
-
-/* The C library before the library's own object (a library opened with dlopen comes
- * after it): its definitions, for the calls the library hands to it; 0 or SS_LD_LIBC. */
-static unsigned libc_before(const struct ss_link *me)
-{
+	const struct ss_link *c = __atomic_load_n(&libc_obj, __ATOMIC_ACQUIRE), *me, *l;
 	struct ss_dso d;
 
-	for (const struct ss_link *l = me ? me->prev : 0; l; l = l->prev)
-		if (!__ss_dso_open(&d, l->ld, l->addr) && is_libc(&d)) {
-			take_libc(&d);
-			return SS_LD_LIBC;
-		}
-	return 0;
+	if (likely(c))
+		return c == LIBC_NONE ? 0 : c;
+	me = __ss_loader_self();
+	c = LIBC_NONE;
+	/* After the library's own, the object that defines errno's accessor (each asked its
+	 * Bloom filter first); else one before it (dlopen). */
+	for (l = me ? me->next : 0; l && c == LIBC_NONE; l = l->next) {
+		const uint32_t *g = __ss_dso_gnu_hash(l->ld, l->addr);
+		if (__ss_dso_may_define(g, "__errno_location") && !__ss_dso_open(&d, l->ld, l->addr) &&
+		    is_libc(&d))
+			c = l, libc_dso = d;
+		else if (n_kept < KEPT)
+			kept[n_kept].link = l, kept[n_kept++].gnu = g;
+	}
+	for (l = me ? me->prev : 0; l && c == LIBC_NONE; l = l->prev)
+		if (!__ss_dso_open(&d, l->ld, l->addr) && is_libc(&d))
+			c = l, libc_dso = d;
+	__atomic_store_n(&libc_obj, c, __ATOMIC_RELEASE);
+	return c == LIBC_NONE ? 0 : c;
 }
 
-/* Each call's next definition: the objects after the library's own, in the loader's
- * order, up to and including the C library. Racing first callers compute the same
- * tables; the last store publishes them. */
+/* The objects after the library's own, up to the C library, asked for FN's name alone:
+ * the first that defines it holds its next definition. */
+uint64_t __ss_loader_find(int fn)
+{
+	uint64_t w = __atomic_load_n(&__ss_loader_names, __ATOMIC_ACQUIRE);
+	const struct ss_link *me, *libc, *l;
+	struct ss_dso d;
+	uintptr_t a = 0;
+	unsigned i = 0;
+
+	if (likely(w & SS_LD_LOOKED(fn)))
+		return w;
+	me = __ss_loader_self();
+	libc = libc_entry();
+	/* The objects before the C library, each asked its Bloom filter first: most define
+	 * none of these names. The C library's own definition is looked up when it is asked
+	 * for (__ss_loader_libc): a path call that goes its direct way never asks. */
+	for (l = me ? me->next : 0; l && l != libc; l = l->next, i++) {
+		const uint32_t *g = i < n_kept && kept[i].link == l ? kept[i].gnu :
+				    __ss_dso_gnu_hash(l->ld, l->addr);
+		if (__ss_dso_may_define(g, fn_names[fn]) && !__ss_dso_open(&d, l->ld, l->addr) &&
+		    (a = __ss_dso_func(&d, fn_names[fn])))
+			break;
+	}
+	if (a) {
+		__atomic_store_n(&next_fn[fn], a, __ATOMIC_RELAXED);
+		__atomic_store_n(&next_obj[fn], l, __ATOMIC_RELAXED);
+	}
+	/* The release publishes the stores above to whoever sees the bit. */
+	return __atomic_or_fetch(&__ss_loader_names, SS_LD_LOOKED(fn) | (a ? SS_LD_OTHER(fn) : 0),
+				 __ATOMIC_ACQ_REL);
+}
+
+/* The C library's definition of FN, looked up once (0: none, or no C library). */
+static uintptr_t libc_def(int fn)
+{
+	uintptr_t a = __atomic_load_n(&libc_fn[fn], __ATOMIC_RELAXED);
+
+	if (likely(a))
+		return a == 1 ? 0 : a;
+	a = libc_entry() ? __ss_dso_func(&libc_dso, fn_names[fn]) : 0;
+	__atomic_store_n(&libc_fn[fn], a ? a : 1, __ATOMIC_RELAXED);
+	return a;
+}
+
 unsigned __ss_loader_scan(void)
 {
-	unsigned s = __atomic_load_n(&__ss_loader_scanned, __ATOMIC_ACQUIRE), found = 0;
-	const struct ss_link *me = __ss_loader_self(), *l;
-	struct ss_dso d;
+	unsigned s = SS_LD_DONE | (libc_entry() ? SS_LD_LIBC : 0);
 
-	if (likely(s))
-		return s;
-	s = SS_LD_DONE;
-	for (l = me ? me->next : 0; l && !(s & SS_LD_LIBC); l = l->next) {
-		if (__ss_dso_open(&d, l->ld, l->addr))
-			continue;
-		int libc = is_libc(&d);
-		for (int fn = 0; fn < SS_FN_COUNT; fn++) {
-			uintptr_t a = found & SS_FN_BIT(fn) ? 0 : __ss_dso_func(&d, fn_names[fn]);
-			if (!a)
-				continue;
-			found |= SS_FN_BIT(fn);
-			__atomic_store_n(&next_fn[fn], a, __ATOMIC_RELAXED);
-			__atomic_store_n(&next_obj[fn], l, __ATOMIC_RELAXED);
-			if (!libc)
-				s |= SS_FN_BIT(fn);
-		}
-		if (libc) {
-			take_libc(&d);
-			s |= SS_LD_LIBC;
-		}
-	}
-	if (!(s & SS_LD_LIBC))
-		s |= libc_before(me);
-	__atomic_store_n(&__ss_loader_scanned, s, __ATOMIC_RELEASE);
+	for (int fn = 0; fn < SS_FN_COUNT; fn++)
+		if (__ss_loader_find(fn) & SS_LD_OTHER(fn))
+			s |= SS_FN_BIT(fn);
 	return s;
 }
 
 ss_fn __ss_loader_next(int fn)
 {
-	__ss_loader_scan();
-	return (ss_fn)__atomic_load_n(&next_fn[fn], __ATOMIC_RELAXED);
+	if (__ss_loader_find(fn) & SS_LD_OTHER(fn))
+		return (ss_fn)__atomic_load_n(&next_fn[fn], __ATOMIC_RELAXED);
+	/* After the library's own, the C library's; a library opened with dlopen has
+	 * none after it (the C library comes before). */
+	const struct ss_link *me = __ss_loader_self(), *libc = libc_entry(), *l;
+	for (l = me ? me->next : 0; l && l != libc; l = l->next)
+		;
+	return l ? (ss_fn)libc_def(fn) : 0;
 }
 
 ss_fn __ss_loader_libc(int fn)
 {
-	__ss_loader_scan();
-	return (ss_fn)__atomic_load_n(&libc_fn[fn], __ATOMIC_RELAXED);
+	return (ss_fn)libc_def(fn);
 }
 
 const char *__ss_loader_next_file(int fn)
 {
 	const struct ss_link *l;
 
-	__ss_loader_scan();
-	l = __atomic_load_n(&next_obj[fn], __ATOMIC_RELAXED);
+	if (__ss_loader_find(fn) & SS_LD_OTHER(fn))
+		l = __atomic_load_n(&next_obj[fn], __ATOMIC_RELAXED);
+	else
+		l = __ss_loader_next(fn) ? libc_entry() : 0;
 	return l ? l->name : 0;
 }
 
 unsigned __ss_loader_glibc(void)
 {
-	__ss_loader_scan();
-	return __atomic_load_n(&glibc_version, __ATOMIC_RELAXED);
+	unsigned v = __atomic_load_n(&glibc_version, __ATOMIC_RELAXED);
+	uintptr_t f;
+
+	/* Asked the first time it is needed (a legacy name's first call, a refused statx
+	 * under a filter the library cannot read): 1 where the C library is not glibc. */
+	if (likely(v))
+		return v == 1 ? 0 : v;
+	v = libc_entry() && (f = __ss_dso_func(&libc_dso, "gnu_get_libc_version")) ?
+		    version_of(((const char *(*)(void))f)()) : 0;
+	__atomic_store_n(&glibc_version, v ? v : 1, __ATOMIC_RELAXED);
+	return v;
 }
 
 unsigned __ss_loader_made(void)

@@ -5,7 +5,8 @@
  * the library answers under the C library's name, the next definition after the
  * library's own in the loader's order (the one a program would reach without it):
  * another interposer's (fakeroot, a sanitizer's interceptor) or the C library's.
- * Read from the loader's list of objects once, lock-free and async-signal-safe. A
+ * Read from the loader's list of objects, one call's name at a time, the first time the
+ * call is made: lock-free and async-signal-safe. A
  * static program has no such list: nothing is found there. */
 
 #include "kabi.h"
@@ -27,7 +28,7 @@ enum {
 #define SS_FNS_PATH		0x0fff0U	/* the fstatat, stat and lstat families */
 #define SS_FNS_STATX		0x10000U
 /* In __ss_loader_scan()'s answer: the C library was found (its definitions can be
- * called), and the scan is done. */
+ * called), and every call is looked up. */
 #define SS_LD_LIBC		0x40000000U
 #define SS_LD_DONE		0x80000000U
 
@@ -69,16 +70,27 @@ typedef int ss_statx_fn(int, const char *, int, unsigned, struct statx *);
 typedef int ss_prctl_fn(int, unsigned long, unsigned long, unsigned long, unsigned long);
 typedef long ss_syscall_fn(long, long, long, long, long, long, long);
 
-/* The calls whose next definition is not the C library's (SS_FN_BIT), | SS_LD_*. */
-hidden unsigned __ss_loader_scan(void);
-hidden extern unsigned __ss_loader_scanned;
+/* Each call is looked up the first time it is made, by its own name alone
+ * (__ss_loader_find): __ss_loader_names has SS_LD_LOOKED(fn) once it is, and
+ * SS_LD_OTHER(fn) where its next definition is another object's than the C library's
+ * (another interposer's). */
+#define SS_LD_LOOKED(fn)	(1ULL << (fn))
+#define SS_LD_OTHER(fn)		(1ULL << 32 << (fn))
+hidden extern uint64_t __ss_loader_names;
+/* The word above with FN looked up (once: one name asked of each object after the
+ * library's, up to the C library). */
+hidden uint64_t __ss_loader_find(int fn);
 
-/* The same, with one load once the scan is done. */
-static inline unsigned __ss_loader(void)
+static inline uint64_t __ss_loader_of(int fn)
 {
-	unsigned s = __atomic_load_n(&__ss_loader_scanned, __ATOMIC_ACQUIRE);
-	return likely(s) ? s : __ss_loader_scan();
+	uint64_t w = __atomic_load_n(&__ss_loader_names, __ATOMIC_ACQUIRE);
+	return likely(w & SS_LD_LOOKED(fn)) ? w : __ss_loader_find(fn);
 }
+
+/* Every call looked up (the public report, sysshim_company()): the calls whose next
+ * definition is not the C library's (SS_FN_BIT), | SS_LD_*. */
+hidden unsigned __ss_loader_scan(void);
+
 /* The next definition of call FN after the library's, or 0 (none: a static program). */
 hidden ss_fn __ss_loader_next(int fn);
 /* The C library's own definition of FN, or 0. */

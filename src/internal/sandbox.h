@@ -21,15 +21,22 @@
 #define SS_SB_SEEN(w)		(((w) >> 8) & 0xff)
 #define SS_SB_CHILD		0x10000U	/* the kinds were tried in throwaway children */
 #define SS_SB_STRICT		0x20000U	/* strict mode: read, write, exit, sigreturn */
+#define SS_SB_TRACED		0x40000U	/* a tracer is attached (TracerPid) */
+#define SS_SB_NO_COPY		0x80000U	/* a filter read may stop getpid or process_vm_readv,
+						 * by which a later filter is copied (filter.c) */
+
+/* The program for __ss_sandbox_filter() of a filter that could not be read. */
+#define SS_FPROG_UNREAD		((const struct ss_sock_fprog *)1)
 
 /* The word, looked up the first time (an openat, a read and a close, and under
  * SYSSHIM_SECCOMP=child a throwaway child per kind where a filter is not known). */
 hidden unsigned __ss_sandbox(void);
 /* The word as it stands, 0 if not looked yet: for a hot path. */
 hidden unsigned __ss_sandbox_peek(void);
-/* A filter program P (0: strict mode) about to be installed through the C library:
- * read, and the kinds it stops added. The new word; *REFUSED: the kinds P answers with
- * an errno (__ss_bpf_stops). */
+/* A filter program P (0: strict mode; SS_FPROG_UNREAD: one that could not be read, which
+ * may stop every kind) about to be installed through the C library: read, and the kinds
+ * it stops added. P is the library's copy (filter.c), never the caller's memory. The new
+ * word; *REFUSED: the kinds P answers with an errno (__ss_bpf_stops). */
 hidden unsigned __ss_sandbox_filter(const struct ss_sock_fprog *p, unsigned *refused);
 
 #endif

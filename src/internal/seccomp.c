@@ -231,36 +231,48 @@ unsigned __ss_bpf_stops(const struct ss_sock_fprog *p, unsigned sc, unsigned *re
 	return bad;
 }
 
-/* ---- the filter state, from /proc/self/status */
-
-/* The number after "\nNAME:\t" in S, or ~0 where S has no such line. */
-static unsigned field(const char *s, const char *name)
+int __ss_bpf_lets(const struct ss_sock_fprog *p, unsigned nr)
 {
-	for (; *s; s++) {
-		if (*s != '\n')
-			continue;
-		const char *p = s + 1, *q = name;
-		while (*q && *p == *q)
-			p++, q++;
-		if (*q || *p != ':')
-			continue;
-		for (p++; *p == ' ' || *p == '\t'; p++)
-			;
-		unsigned v = 0;
-		int digits = 0;
-		for (; *p >= '0' && *p <= '9' && v < 100000000; p++, digits++)
-			v = v * 10 + (unsigned)(*p - '0');
-		return digits ? v : ~0U;
-	}
-	return ~0U;
+	return lets_through(action_for(p, nr));
 }
 
-/* One read: the kernel makes the whole file (about 1.5 KB) at the first. */
-int __ss_seccomp_status(unsigned *mode, unsigned *filters)
+/* ---- the filter state and the tracer, from /proc/self/status */
+
+/* The number after "NAME:" and blanks at P, or ~0 where none follows. */
+static unsigned number_at(const char *p)
+{
+	unsigned v = 0;
+	int digits = 0;
+
+	for (; *p == ' ' || *p == '\t'; p++)
+		;
+	for (; *p >= '0' && *p <= '9' && v < 100000000; p++, digits++)
+		v = v * 10 + (unsigned)(*p - '0');
+	return digits ? v : ~0U;
+}
+
+/* Whether the line at P starts with NAME and a colon; the text after the colon in *AFTER. */
+static int line_is(const char *p, const char *name, const char **after)
+{
+	while (*name && *p == *name)
+		p++, name++;
+	if (*name || *p != ':')
+		return 0;
+	*after = p + 1;
+	return 1;
+}
+
+/* The kernel writes the status in one order (fs/proc/array.c): TracerPid among the first
+ * ten lines, Seccomp and Seccomp_filters among the last dozen. So the lines are looked
+ * at forward from the start until TracerPid, and backward from the end until Seccomp:
+ * about a third of the file, a compare of one byte for most lines. */
+int __ss_proc_status(struct ss_proc_status *s)
 {
 	char b[4096];
+	const char *v;
 	long n, fd = __syscall(SYS_openat, AT_FDCWD, "/proc/self/status", O_RDONLY | O_CLOEXEC);
 
+	s->mode = s->filters = s->tracer = ~0U;
 	if (fd < 0)
 		return -1;
 	b[0] = '\n';	/* so that the first line is found as the others */
@@ -268,10 +280,25 @@ int __ss_seccomp_status(unsigned *mode, unsigned *filters)
 		n = __syscall(SYS_read, fd, b + 1, sizeof b - 2);
 	while (n == -EINTR);
 	__syscall(SYS_close, fd);
-	b[n > 0 ? 1 + n : 1] = 0;
-	*mode = field(b, "Seccomp");
-	*filters = field(b, "Seccomp_filters");
-	return *mode == ~0U ? -1 : 0;
+	if (n <= 0)
+		return -1;
+	b[1 + n] = 0;
+	for (const char *p = b; p < b + 1 + n; p++)
+		if (*p == '\n' && p[1] == 'T' && line_is(p + 1, "TracerPid", &v)) {
+			s->tracer = number_at(v);
+			break;
+		}
+	for (const char *p = b + n; p >= b; p--) {
+		if (*p != '\n' || p[1] != 'S')
+			continue;
+		if (line_is(p + 1, "Seccomp_filters", &v))
+			s->filters = number_at(v);
+		else if (line_is(p + 1, "Seccomp", &v)) {
+			s->mode = number_at(v);
+			break;
+		}
+	}
+	return s->mode == ~0U ? -1 : 0;
 }
 
 /* ---- a throwaway child */

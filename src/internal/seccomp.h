@@ -62,11 +62,19 @@ struct ss_sock_fprog {
  * it, as they would once it answered so). */
 hidden unsigned __ss_bpf_stops(const struct ss_sock_fprog *p, unsigned sc, unsigned *refused);
 
-/* /proc/self/status's Seccomp field (0 none, 1 strict, 2 filter) into *MODE and its
- * Seccomp_filters field (Linux 5.9+) into *FILTERS, ~0 where the kernel has none; -1
- * when it cannot be read. An openat, a read and a close: the calls the dynamic loader
- * made to load this process's libraries. */
-hidden int __ss_seccomp_status(unsigned *mode, unsigned *filters);
+/* Whether program P lets syscall NR through, whatever its arguments. */
+hidden int __ss_bpf_lets(const struct ss_sock_fprog *p, unsigned nr);
+
+/* What /proc/self/status says of the filters and the tracer: the Seccomp field (0 none,
+ * 1 strict, 2 filter), Seccomp_filters (Linux 5.9+) and TracerPid, each ~0 where the
+ * kernel shows none. */
+struct ss_proc_status {
+	unsigned mode, filters, tracer;
+};
+
+/* The status read into *S: 0, or -1 when it cannot be read (no /proc). An openat, a read
+ * and a close: the calls the dynamic loader made to load this process's libraries. */
+hidden int __ss_proc_status(struct ss_proc_status *s);
 
 /* The kinds of SC a throwaway child (fork semantics, no signal to the parent at its
  * exit: invisible to the program's wait(2)) could not make and live: each kind tried in

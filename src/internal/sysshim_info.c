@@ -14,7 +14,7 @@ _Static_assert(SYSSHIM_CAP_FSTAT == SS_CAP_FSTAT && SYSSHIM_CAP_NEWFSTATAT == SS
 
 EXPORT void sysshim_info(struct sysshim_info *info)
 {
-	unsigned v = __ss_state();
+	uint64_t v = __ss_state();
 	info->caps = SS_ST_CAPS(v);
 	info->fstat_strategy = SS_ST_FD(v);
 	info->forced = SS_ST_FORCED(v);

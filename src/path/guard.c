@@ -1,5 +1,5 @@
 #include "guard.h"
-#include "word.h"
+#include "decision.h"
 #include "clock.h"
 #include "env.h"
 
@@ -59,31 +59,31 @@ static struct {
 	unsigned long calls, scans, hits;
 } cnt __attribute__((__aligned__(64)));
 
-static uint64_t pack(unsigned mode, int measured, unsigned pen, unsigned fix, unsigned per)
+static uint64_t guard_pack(unsigned mode, int measured, unsigned pen, unsigned fix, unsigned per)
 {
 	return mode | (measured ? G_MEASURED : 0) | (uint64_t)(pen > 0xfffff ? 0xfffff : pen) << 4 |
 	       (uint64_t)(fix > 0xfff ? 0xfff : fix) << 24 | (uint64_t)(per > 0xfff ? 0xfff : per) << 36;
 }
 
 /* The word the first time: SYSSHIM_ALIGN_COPY=auto|always|never, nothing measured. */
-static uint64_t make(void)
+static uint64_t guard_make(void)
 {
 	static const char *const names[] = { "auto", "always", "never" };
 	int m = __ss_env_choice("SYSSHIM_ALIGN_COPY", names, 3, 0, "auto always never");
 
-	return pack(GM_AUTO + (unsigned)m, 0, 0, 0, 0);
+	return guard_pack(GM_AUTO + (unsigned)m, 0, 0, 0, 0);
 }
 
-static uint64_t state(void)
+static uint64_t guard_state(void)
 {
-	return __ss_word(&guard_word, G_MADE, make);
+	return __ss_decision(&guard_word, G_MADE, guard_make);
 }
 
 /* The word OLD with the costs at ARG (penalty, fixed, per 64 bytes, measured: 20, 12,
  * 12 and 1 bits): the scan's cost and the full-scan bit kept. */
-static uint64_t with_costs(uint64_t old, uint64_t arg)
+static uint64_t guard_with_costs(uint64_t old, uint64_t arg)
 {
-	return pack(G_MODE(old), (arg >> 44) & 1, arg & 0xfffff, (arg >> 20) & 0xfff,
+	return guard_pack(G_MODE(old), (arg >> 44) & 1, arg & 0xfffff, (arg >> 20) & 0xfff,
 		    (arg >> 32) & 0xfff) | (old & (G_FULL | 0xfffULL << 48));
 }
 
@@ -91,7 +91,7 @@ static void set_costs(unsigned pen, unsigned fix, unsigned per, int measured)
 {
 	uint64_t arg = (uint64_t)(pen > 0xfffff ? 0xfffff : pen) | (uint64_t)(fix > 0xfff ? 0xfff : fix) << 20 |
 		       (uint64_t)(per > 0xfff ? 0xfff : per) << 32 | (uint64_t)!!measured << 44;
-	__ss_word_change(&guard_word, G_MADE, make, with_costs, arg);
+	__ss_decision_change(&guard_word, G_MADE, guard_make, guard_with_costs, arg);
 }
 
 /* The word OLD with the full-scan bit as ARG's bit 0 says, and with a scan's cost in
@@ -109,7 +109,7 @@ static uint64_t with_scan(uint64_t old, uint64_t arg)
 /* Sets the full-scan bit (FULL), and with scan_ns != 0 moves the scan's cost halfway. */
 static void set_scanning(int full, unsigned scan_ns)
 {
-	__ss_word_change(&guard_word, G_MADE, make, with_scan, (uint64_t)scan_ns << 1 | !!full);
+	__ss_decision_change(&guard_word, G_MADE, guard_make, with_scan, (uint64_t)scan_ns << 1 | !!full);
 }
 
 static void fill_slashes(char *s, size_t n)
@@ -136,7 +136,7 @@ static long stat_once(const char *p, struct stat *st)
 	return r != -ENOSYS ? r : __syscall(SYS_statx, AT_FDCWD, p, 0, STATX_BASIC_STATS, &stx);
 }
 
-static void measure(void)
+static void guard_measure(void)
 {
 	struct stat st;
 	struct sysshim_path tmp;
@@ -199,7 +199,7 @@ static int copy_pays(uint64_t w, size_t n)
  * when it is to be copied, else 0. */
 size_t __ss_path_scan(const char *path)
 {
-	uint64_t w = state(), t0 = 0;
+	uint64_t w = guard_state(), t0 = 0;
 	size_t n;
 	unsigned long c;
 	int timed = 0;
@@ -215,8 +215,8 @@ size_t __ss_path_scan(const char *path)
 			return 0;
 		if (unlikely(!(w & G_MEASURED) && !c) ||
 		    unlikely(!((c + 1) & ((1UL << SS_GUARD_EXP) - 1)))) {
-			measure();
-			w = state();
+			guard_measure();
+			w = guard_state();
 		}
 		/* Measured, and not even a short page-end path pays: read nothing. */
 		if ((w & G_MEASURED) && !copy_pays(w, 0))
@@ -228,7 +228,7 @@ size_t __ss_path_scan(const char *path)
 			set_scanning((uint64_t)hi * gain > (uint64_t)sc * G_SCAN(w), 0);
 			__atomic_store_n(&cnt.scans, 0, __ATOMIC_RELAXED);
 			__atomic_store_n(&cnt.hits, 0, __ATOMIC_RELAXED);
-			w = state();
+			w = guard_state();
 		}
 		timed = !c || !((c + 1) % SS_GUARD_SAMPLE);
 		if (!(w & G_FULL) && (w & G_MEASURED) && !timed)
@@ -266,7 +266,7 @@ void __ss_align_set_costs(unsigned penalty, unsigned fixed, unsigned per64)
 
 EXPORT void sysshim_align_info(struct sysshim_align_info *in)
 {
-	uint64_t w = state();
+	uint64_t w = guard_state();
 	unsigned pen = G_PEN(w), fix = G_FIX(w), per = G_PER(w);
 
 	in->mode = G_MODE(w) == GM_ALWAYS ? SYSSHIM_ALIGN_COPY_ALWAYS :
@@ -295,6 +295,6 @@ EXPORT void sysshim_align_info(struct sysshim_align_info *in)
 /* Measure now (the benchmarks and sysshim-probe); the guard need not be on. */
 EXPORT void sysshim_align_measure(void)
 {
-	if (G_MODE(state()) == GM_AUTO)
-		measure();
+	if (G_MODE(guard_state()) == GM_AUTO)
+		guard_measure();
 }

@@ -6,7 +6,7 @@
 /* fstatat(fd, "", st, AT_EMPTY_PATH) is fstat(fd), but only a kernel with the empty-path
  * fast path (6.6+, found by its NULL-path answer from 6.11 on) knows that by itself.
  * On older ones reading the first byte lets the fstat syscall answer. */
-static int empty_path_on_fd(unsigned v, int fd, const char *path, int flag)
+static int empty_path_on_fd(uint64_t v, int fd, const char *path, int flag)
 {
 	return SS_ST_FD(v) == SS_FSTAT &&
 	       !(SS_ST_CAPS(v) & (SS_CAP_NEWFSTATAT_NULL | SS_CAP_STATX_NULL)) &&
@@ -21,7 +21,7 @@ static int empty_path_on_fd(unsigned v, int fd, const char *path, int flag)
  * newfstatat itself, so every check comes in its order on this kernel; a refused
  * newfstatat is noted and statx answers after all, with newfstatat's NULL-path rule of
  * this kernel (__ss_null_strict). */
-static long by_statx(unsigned v, int fd, const char *path, struct stat *st, int flag)
+static long by_statx(uint64_t v, int fd, const char *path, struct stat *st, int flag)
 {
 	if (unlikely(!path) && (SS_ST_CAPS(v) & SS_CAP_NEWFSTATAT)) {
 		long r = __syscall(SYS_newfstatat, fd, path, st, flag);
@@ -42,20 +42,20 @@ static long by_statx(unsigned v, int fd, const char *path, struct stat *st, int 
 
 /* A path the kernel would read slowly, redone on an aligned copy (the guard then lets
  * it through): out of line, so that the copy's buffer is not in every call's frame. */
-static __attribute__((__noinline__)) long copied(int fd, const char *path, size_t n,
+static __attribute__((__noinline__)) long fstatat_copied(int fd, const char *path, size_t n,
 						 struct stat *st, int flag)
 {
 	struct sysshim_path tmp;
-	return __ss_fstatat_probed(fd, __ss_path_copy(&tmp, path, n), st, flag);
+	return __ss_fstatat_syscall(fd, __ss_path_copy(&tmp, path, n), st, flag);
 }
 
-long __ss_fstatat_probed(int fd, const char *path, struct stat *st, int flag)
+long __ss_fstatat_syscall(int fd, const char *path, struct stat *st, int flag)
 {
-	unsigned v = __atomic_load_n(&__ss_state_word, __ATOMIC_RELAXED);
+	uint64_t v = __atomic_load_n(&__ss_state_word, __ATOMIC_RELAXED);
 	long r;
 
 	if (unlikely(empty_path_on_fd(v, fd, path, flag)))
-		return __ss_fd_stat(v, fd, st);
+		return __ss_fstat_strategy(v, fd, st);
 	for (;;) {
 		if (v & SS_ST_PATH_NONE)
 			return __syscall(SYS_newfstatat, fd, path, st, flag);
@@ -66,7 +66,7 @@ long __ss_fstatat_probed(int fd, const char *path, struct stat *st, int flag)
 			r = __syscall(SYS_newfstatat, fd, path, st, flag);
 		if (likely(!__ss_denied(r)))
 			return r;
-		unsigned nv = __ss_refused(cap);
+		uint64_t nv = __ss_refused(cap);
 		if ((nv & (SS_ST_PATH_STATX | SS_ST_PATH_NONE)) ==
 		    (v & (SS_ST_PATH_STATX | SS_ST_PATH_NONE)))
 			return r;
@@ -74,29 +74,41 @@ long __ss_fstatat_probed(int fd, const char *path, struct stat *st, int flag)
 	}
 }
 
-long __ss_fstatat_here(int fd, const char *path, struct stat *st, int flag)
+long __ss_fstatat_guarded(int fd, const char *path, struct stat *st, int flag)
 {
-	unsigned v = __ss_state();
+	uint64_t v = __ss_start();
 	size_t n;
 
 	if (unlikely(v & SS_ST_ALIGN) && (n = __ss_path_misplaced(path)))
-		return copied(fd, path, n - 1, st, flag);
-	return __ss_fstatat_probed(fd, path, st, flag);
+		return fstatat_copied(fd, path, n - 1, st, flag);
+	return __ss_fstatat_syscall(fd, path, st, flag);
 }
 
-int __ss_path_look(unsigned v, int who, int ver, int fd, const char *path, struct stat *st,
+int __ss_fstatat_slow(uint64_t v, int who, int ver, int fd, const char *path, struct stat *st,
 		   int flag)
 {
-	if (!(v & SS_ST_PROBED))
+	int fn = SS_WHO_FN(who);
+
+	if (who & SS_WHO_API)
 		v = __ss_state();
-	if (v & SS_PASS_OF(who, SS_ST_PASS_PATH)) {
-		ss_fn f = __ss_target(who);
+	else if (v & SS_ST_OUT(fn))
+		v = __ss_settle(fn);
+	if (v & SS_FORWARD_BITS(who)) {
+		ss_fn f = __ss_forward_target(who);
 		if (f)
-			return __ss_call_path(f, who, ver, fd, path, st, flag);
+			return __ss_forward_path(f, who, ver, fd, path, st, flag);
 	}
 	if (__ss_bad_ver(who, ver))
 		return __syscall_ret(-EINVAL);
-	return __syscall_ret(__ss_fstatat_here(fd, path, st, flag));
+	/* fstatat(fd, "", AT_EMPTY_PATH) is an fd stat: before the probe it goes to the C
+	 * library's own fstatat, counted with the others (fstat.c), then the probe. */
+	if (!(v & SS_ST_PROBED) && (flag & AT_EMPTY_PATH) && !ss_bad_ptr(path) && !*path) {
+		ss_fn f = __ss_before_probe(fn);
+		if (f)
+			return __ss_forward_path(f, who, ver, fd, path, st, flag);
+		__ss_probe();
+	}
+	return __syscall_ret(__ss_fstatat_guarded(fd, path, st, flag));
 }
 
 EXPORT int sysshim_fstatat(int fd, const char *restrict path, struct stat *restrict st, int flag)

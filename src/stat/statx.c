@@ -10,7 +10,7 @@ static long emulate(int fd, const char *path, int flag, unsigned mask, struct st
 
 	if ((flag & AT_STATX_SYNC_TYPE) == AT_STATX_SYNC_TYPE || (mask & STATX__RESERVED))
 		return -EINVAL;
-	long r = __ss_fstatat_here(fd, path, &st, flag & ~AT_STATX_SYNC_TYPE);
+	long r = __ss_fstatat_guarded(fd, path, &st, flag & ~AT_STATX_SYNC_TYPE);
 	if (r)
 		return r;
 	if (ss_bad_ptr(stx))
@@ -19,27 +19,34 @@ static long emulate(int fd, const char *path, int flag, unsigned mask, struct st
 	return 0;
 }
 
-/* In a sandbox the library cannot read (SS_ST_CAREFUL) and with no C library to hand
+/* In a sandbox the library cannot read (SS_ST_LIBC_ONLY) and with no C library to hand
  * the call to (a static program, a library opened RTLD_LOCAL), statx is the call's own
  * syscall, made even though the probe asked nothing, as the C library's statx() makes
  * it. Refused, the answer is what the C library gives: its fstatat's from ENOSYS where
  * it falls back (glibc_arch.h), and from EPERM too where the dynamic loader's
- * newfstatat shows the filter lets that through (as handed() below). */
-static int careful_fallback(long r)
+ * newfstatat shows the filter lets that through (as forwarded() below). */
+static int libc_only_fallback(long r)
 {
 	return (r == -ENOSYS && ARCH_GLIBC_STATX_FALLS_BACK) ||
 	       (r == -EPERM && (__ss_loader_made() & SS_SC_NEWFSTATAT));
 }
 
-long __ss_statx_probed(int fd, const char *path, int flag, unsigned mask, struct statx *stx)
+long __ss_statx_syscall(int fd, const char *path, int flag, unsigned mask, struct statx *stx)
 {
-	unsigned v = __atomic_load_n(&__ss_state_word, __ATOMIC_RELAXED);
+	uint64_t v = __atomic_load_n(&__ss_state_word, __ATOMIC_RELAXED);
 
-	if (likely(SS_ST_CAPS(v) & SS_CAP_STATX) || unlikely(v & SS_ST_CAREFUL)) {
+	/* Before the probe, the C library's own syscall; the probe only where it is refused. */
+	if (!(v & SS_ST_PROBED)) {
 		long r = __syscall(SYS_statx, fd, path, flag, mask, stx);
 		if (likely(!__ss_denied(r)))
 			return r;
-		if (v & SS_ST_CAREFUL ? !careful_fallback(r)
+		v = __ss_probe();
+	}
+	if (likely(SS_ST_CAPS(v) & SS_CAP_STATX) || unlikely(v & SS_ST_LIBC_ONLY)) {
+		long r = __syscall(SYS_statx, fd, path, flag, mask, stx);
+		if (likely(!__ss_denied(r)))
+			return r;
+		if (v & SS_ST_LIBC_ONLY ? !libc_only_fallback(r)
 				      : SS_ST_CAPS(__ss_refused(SS_CAP_STATX)) & SS_CAP_STATX)
 			return r;
 	}
@@ -47,19 +54,19 @@ long __ss_statx_probed(int fd, const char *path, int flag, unsigned mask, struct
 }
 
 /* A path the kernel would read slowly, redone on an aligned copy (as in fstatat.c). */
-static __attribute__((__noinline__)) long copied(int fd, const char *path, size_t n, int flag,
+static __attribute__((__noinline__)) long statx_copied(int fd, const char *path, size_t n, int flag,
 						 unsigned mask, struct statx *stx)
 {
 	struct sysshim_path tmp;
-	return __ss_statx_probed(fd, __ss_path_copy(&tmp, path, n), flag, mask, stx);
+	return __ss_statx_syscall(fd, __ss_path_copy(&tmp, path, n), flag, mask, stx);
 }
 
-/* statx() handed to F. Where that is the C library's because a filter the library
+/* statx() forwarded to F. Where that is the C library's because a filter the library
  * cannot read is in force, and the filter refused statx itself (EPERM: glibc falls
  * back only from ENOSYS), the answer comes from the C library's own fstatat, if its
  * syscall, newfstatat, is one the dynamic loader made to map this process's libraries
  * (loader.h): the filter lets it through. */
-static int handed(ss_fn f, int fd, const char *path, int flag, unsigned mask,
+static int forwarded(ss_fn f, int fd, const char *path, int flag, unsigned mask,
 		  struct statx *stx)
 {
 	int *err = __errno_location(), e = *err;
@@ -67,7 +74,8 @@ static int handed(ss_fn f, int fd, const char *path, int flag, unsigned mask,
 	ss_fstatat_fn *at = (ss_fstatat_fn *)__ss_loader_libc(SS_FN_FSTATAT);
 	struct stat st;
 
-	if (!r || *err != EPERM || !(__ss_state() & SS_ST_CAREFUL) ||
+	if (!r || *err != EPERM ||
+	    !(__atomic_load_n(&__ss_state_word, __ATOMIC_RELAXED) & SS_ST_LIBC_ONLY) ||
 	    f != __ss_loader_libc(SS_FN_STATX) || !at || !(__ss_loader_made() & SS_SC_NEWFSTATAT))
 		return r;
 	if ((flag & AT_STATX_SYNC_TYPE) == AT_STATX_SYNC_TYPE || (mask & STATX__RESERVED))
@@ -81,21 +89,23 @@ static int handed(ss_fn f, int fd, const char *path, int flag, unsigned mask,
 	return 0;
 }
 
-int __ss_statx_look(unsigned v, int who, int fd, const char *path, int flag, unsigned mask,
+int __ss_statx_slow(uint64_t v, int who, int fd, const char *path, int flag, unsigned mask,
 		    struct statx *stx)
 {
 	size_t n;
 
-	if (!(v & SS_ST_PROBED))
+	if (who & SS_WHO_API)
 		v = __ss_state();
-	if (v & SS_PASS_OF(who, SS_ST_PASS_STATX)) {
-		ss_fn f = __ss_target(who);
+	else if (v & SS_ST_OUT(SS_WHO_FN(who)))
+		v = __ss_settle(SS_WHO_FN(who));
+	if (v & SS_FORWARD_BITS(who)) {
+		ss_fn f = __ss_forward_target(who);
 		if (f)
-			return handed(f, fd, path, flag, mask, stx);
+			return forwarded(f, fd, path, flag, mask, stx);
 	}
 	if ((v & SS_ST_ALIGN) && (n = __ss_path_misplaced(path)))
-		return __syscall_ret(copied(fd, path, n - 1, flag, mask, stx));
-	return __syscall_ret(__ss_statx_probed(fd, path, flag, mask, stx));
+		return __syscall_ret(statx_copied(fd, path, n - 1, flag, mask, stx));
+	return __syscall_ret(__ss_statx_syscall(fd, path, flag, mask, stx));
 }
 
 EXPORT int sysshim_statx(int fd, const char *restrict path, int flag, unsigned mask,

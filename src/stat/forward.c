@@ -1,13 +1,13 @@
-#include "handed.h"
+#include "forward.h"
 
-int __ss_call_fd(ss_fn f, int who, int ver, int fd, struct stat *st)
+int __ss_forward_fd(ss_fn f, int who, int ver, int fd, struct stat *st)
 {
 	if (!(who & SS_WHO_VER))
 		return ((ss_fstat_fn *)f)(fd, st);
 	return ((ss_fxstat_fn *)f)(ver, fd, st);
 }
 
-int __ss_call_path(ss_fn f, int who, int ver, int fd, const char *path, struct stat *st,
+int __ss_forward_path(ss_fn f, int who, int ver, int fd, const char *path, struct stat *st,
 		   int flag)
 {
 	if (!(who & SS_WHO_PATHFORM))

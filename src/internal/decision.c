@@ -1,7 +1,7 @@
-#include "word.h"
+#include "decision.h"
 #include "env.h"
 
-uint64_t __ss_word_make(uint64_t *w, uint64_t made, ss_word_make_fn make)
+uint64_t __ss_decision_make(uint64_t *w, uint64_t made, ss_decision_make_fn make)
 {
 	uint64_t old = __atomic_load_n(w, __ATOMIC_RELAXED), v;
 
@@ -16,10 +16,10 @@ uint64_t __ss_word_make(uint64_t *w, uint64_t made, ss_word_make_fn make)
 	return old;
 }
 
-uint64_t __ss_word_change(uint64_t *w, uint64_t made, ss_word_make_fn make,
-			  ss_word_change_fn change, uint64_t arg)
+uint64_t __ss_decision_change(uint64_t *w, uint64_t made, ss_decision_make_fn make,
+			  ss_decision_change_fn change, uint64_t arg)
 {
-	uint64_t old = __ss_word(w, made, make), v;
+	uint64_t old = __ss_decision(w, made, make), v;
 
 	do
 		v = change(old, arg);

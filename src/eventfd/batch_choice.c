@@ -1,5 +1,5 @@
 #include "eventfd_impl.h"
-#include "word.h"
+#include "decision.h"
 
 /* How a flush of k >= 2 non-blocking eventfds goes out: k write(2)s, or one
  * io_uring_enter. Which is faster depends on the machine (docs/eventfd.md): the
@@ -8,7 +8,7 @@
  * U what each write adds inside the ring. io_uring is taken where it is cheaper by
  * an eighth: 8 (A + U k) < 7 P k.
  *
- * One 64-bit word holds the decision's state and all three costs (word.h: made once,
+ * One 64-bit word holds the decision's state and all three costs (decision.h: made once,
  * one relaxed load a flush, changed by compare-and-swap; lock-free, async-signal-safe).
  * Layout:
  *	bits  0-1	SYSSHIM_BATCH: 0 not read yet, SS_BM_AUTO, SS_BM_URING, SS_BM_PLAIN
@@ -40,7 +40,7 @@ static unsigned long flushes;
  * worst a sample goes without its warm-up, or a warm-up without its sample. */
 static unsigned warm_pick;
 
-static uint64_t pack(unsigned mode, unsigned cal, unsigned exp, unsigned next, unsigned p,
+static uint64_t choice_pack(unsigned mode, unsigned cal, unsigned exp, unsigned next, unsigned p,
 		     unsigned a, unsigned u)
 {
 	return mode | (uint64_t)cal << 2 | (uint64_t)exp << 5 | (uint64_t)next << 9 |
@@ -50,17 +50,17 @@ static uint64_t pack(unsigned mode, unsigned cal, unsigned exp, unsigned next, u
 }
 
 /* The word the first time: SYSSHIM_BATCH=uring|plain|auto, nothing measured. */
-static uint64_t make(void)
+static uint64_t choice_make(void)
 {
 	static const char *const names[] = { "auto", "uring", "plain" };
 	int m = __ss_env_choice("SYSSHIM_BATCH", names, 3, 0, "uring plain auto");
 
-	return pack(SS_BM_AUTO + (unsigned)m, 0, SS_EXP_MIN, 0, 0, 0, 0);
+	return choice_pack(SS_BM_AUTO + (unsigned)m, 0, SS_EXP_MIN, 0, 0, 0, 0);
 }
 
-static uint64_t state(void)
+static uint64_t choice_state(void)
 {
-	return __ss_word(&batch_word, F_MADE, make);
+	return __ss_decision(&batch_word, F_MADE, choice_make);
 }
 
 /* Whether the costs say io_uring for k writes: by at least an eighth, since plain
@@ -94,7 +94,7 @@ unsigned __ss_batch_pick(const struct sysshim_batch *b, unsigned k)
 		return 0;
 	if (b->flags & SYSSHIM_BATCH_URING)
 		return SS_PICK_URING;
-	w = state();
+	w = choice_state();
 	if (F_MODE(w) != SS_BM_AUTO)
 		return F_MODE(w) == SS_BM_URING ? SS_PICK_URING : 0;
 	if (unlikely(warm_pick)) {
@@ -178,15 +178,15 @@ static uint64_t with_sample(uint64_t old, uint64_t arg)
 		}
 	}
 	if (cal < SS_CALIB)
-		return pack(F_MODE(old), cal + 1, exp, !F_NEXT(old), p, a, u);
-	w = pack(F_MODE(old), cal, exp, !F_NEXT(old), p, a, u);
+		return choice_pack(F_MODE(old), cal + 1, exp, !F_NEXT(old), p, a, u);
+	w = choice_pack(F_MODE(old), cal, exp, !F_NEXT(old), p, a, u);
 	/* Confirmed (the same decision, a sample within 2x): look again half as often (at
 	 * most every 2^SS_EXP_MAX flushes); moved: look again soon. */
 	if (stable && before == uring_wins(w, sm->k))
 		exp = exp < SS_EXP_MAX ? exp + 1 : exp;
 	else
 		exp = SS_EXP_MIN;
-	return pack(F_MODE(old), cal, exp, !F_NEXT(old), p, a, u);
+	return choice_pack(F_MODE(old), cal, exp, !F_NEXT(old), p, a, u);
 }
 
 void __ss_batch_sample(unsigned pick, unsigned k, uint64_t ns, uint64_t enter_ns)
@@ -196,14 +196,14 @@ void __ss_batch_sample(unsigned pick, unsigned k, uint64_t ns, uint64_t enter_ns
 	__ss_clock_source(&clk);
 	/* The clock's own cost is in every interval: take it out. */
 	struct sample sm = { pick, k, ns > clk ? ns - clk : 0, enter_ns > clk ? enter_ns - clk : 0 };
-	__ss_word_change(&batch_word, F_MADE, make, with_sample, (uintptr_t)&sm);
+	__ss_decision_change(&batch_word, F_MADE, choice_make, with_sample, (uintptr_t)&sm);
 }
 
 /* The word OLD with the costs at ARG (three 18-bit costs, p a u), as if measured. */
-static uint64_t with_costs(uint64_t old, uint64_t arg)
+static uint64_t choice_with_costs(uint64_t old, uint64_t arg)
 {
 	unsigned p = arg & COST_MAX, a = (arg >> 18) & COST_MAX, u = (arg >> 36) & COST_MAX;
-	return pack(F_MODE(old), arg ? SS_CALIB : 0, SS_EXP_MIN, 0, p, a, u);
+	return choice_pack(F_MODE(old), arg ? SS_CALIB : 0, SS_EXP_MIN, 0, p, a, u);
 }
 
 /* For the tests: costs as if measured (calibration done), or 0s to start over; the
@@ -213,13 +213,13 @@ void __ss_batch_set_costs(unsigned p, unsigned a, unsigned u)
 	__atomic_store_n(&flushes, 0, __ATOMIC_RELAXED);
 	__atomic_store_n(&warm_pick, 0, __ATOMIC_RELAXED);
 	p = p > COST_MAX ? COST_MAX : p, a = a > COST_MAX ? COST_MAX : a, u = u > COST_MAX ? COST_MAX : u;
-	__ss_word_change(&batch_word, F_MADE, make, with_costs,
+	__ss_decision_change(&batch_word, F_MADE, choice_make, choice_with_costs,
 			 (uint64_t)p | (uint64_t)a << 18 | (uint64_t)u << 36);
 }
 
 EXPORT void sysshim_batch_info(struct sysshim_batch_info *in)
 {
-	uint64_t w = state();
+	uint64_t w = choice_state();
 	unsigned p = F_P(w), a = F_A(w), u = F_U(w);
 
 	in->mode = F_MODE(w) == SS_BM_URING ? SYSSHIM_BATCH_MODE_URING :

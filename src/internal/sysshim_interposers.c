@@ -10,23 +10,28 @@ _Static_assert(SYSSHIM_SYSCALL_FSTAT == SS_SC_FSTAT && SYSSHIM_SYSCALL_NEWFSTATA
 	       SYSSHIM_SYSCALL_STATX == SS_SC_STATX && SYSSHIM_SYSCALL_IO_URING == SS_SC_URING &&
 	       SYSSHIM_SYSCALL_MEMBARRIER == SS_SC_MEMBARRIER, "the kinds of syscall");
 
-EXPORT void sysshim_company(struct sysshim_company *c)
+EXPORT void sysshim_interposers(struct sysshim_interposers *c)
 {
 	unsigned sb;
 
 	__ss_state();
 	sb = __ss_sandbox();
-	c->handed = 0;
-	/* prctl and syscall always go on to the next definition: handed where that is not
-	 * the C library's (another interposer's). */
+	c->forwarded = 0;
+	/* prctl and syscall always go on to the next definition: forwarded where that is
+	 * not the C library's (another interposer's). */
 	for (int fn = 0; fn < SS_FN_COUNT; fn++)
-		if (fn < SS_FN_PRCTL ? __ss_handed(fn) != 0 : (__ss_loader_scan() & SS_FN_BIT(fn)) != 0)
-			c->handed |= 1U << fn;
+		if (fn < SS_FN_PRCTL ? __ss_forward(fn) != 0 : (__ss_loader_scan() & SS_FN_BIT(fn)) != 0)
+			c->forwarded |= 1U << fn;
 	c->sandbox = SS_SB_KIND(sb);
 	c->stopped = SS_SB_STOPPED(sb);
 	c->filters_read = SS_SB_SEEN(sb);
 	c->tried_in_child = !!(sb & SS_SB_CHILD);
 }
+
+/* The 0.1.0 name, for programs linked against it (sysshim.h defines the name away). */
+#undef sysshim_company
+EXPORT void sysshim_company(struct sysshim_interposers *c)
+	__attribute__((__alias__("sysshim_interposers")));
 
 EXPORT const char *sysshim_call_name(int call)
 {
