@@ -52,7 +52,7 @@ static const struct {
 struct found {
 	struct utsname u;
 	struct sysshim_info in;
-	struct sysshim_company co;
+	struct sysshim_interposers co;
 	struct sysshim_batch_info bi;
 	const char *fd, *path, *empty, *sx;
 };
@@ -66,7 +66,7 @@ static void find(struct found *f)
 {
 	uname(&f->u);
 	sysshim_info(&f->in);
-	sysshim_company(&f->co);
+	sysshim_interposers(&f->co);
 	f->fd = sysshim_strategy_name(f->in.fstat_strategy);
 	f->path = f->in.path_via_statx ? "statx" : "newfstatat";
 	f->empty = f->in.fstat_strategy == SYSSHIM_S_FSTAT &&
@@ -86,9 +86,9 @@ static void print_json(const struct found *f)
 	       "\"fstatat_empty_path\": \"%s\", \"stat\": \"%s\", \"lstat\": \"%s\", "
 	       "\"fstatat\": \"%s\", \"statx\": \"%s\"}, ",
 	       sysshim_strategy_name(f->in.forced), f->fd, f->empty, f->path, f->path, f->path, f->sx);
-	printf("\"company\": {\"handed\": {");
+	printf("\"interposers\": {\"forwarded\": {");
 	for (int c = 0, n = 0; c < SYSSHIM_CALLS; c++)
-		if (f->co.handed & 1U << c)
+		if (f->co.forwarded & 1U << c)
 			printf("%s\"%s\": \"%s\"", n++ ? ", " : "", sysshim_call_name(c),
 			       sysshim_call_next(c) ? sysshim_call_next(c) : "");
 	printf("}, \"sandbox\": \"%s\", \"stopped\": [", sandbox[f->co.sandbox & 3]);
@@ -126,14 +126,14 @@ static void print_calls(const struct found *f)
 }
 
 /* Which calls go to another definition, and what the library knows of a sandbox. */
-static void print_company(const struct sysshim_company *co)
+static void print_interposers(const struct sysshim_interposers *co)
 {
-	printf("company (sysshim(7), IN COMPANY):\n");
+	printf("interposers and sandboxes (sysshim(7), COMPATIBILITY):\n");
 	for (int c = 0; c < SYSSHIM_CALLS; c++)
-		if (co->handed & 1U << c)
-			printf("  %-40s handed to %s\n", sysshim_call_name(c),
+		if (co->forwarded & 1U << c)
+			printf("  %-40s forwarded to %s\n", sysshim_call_name(c),
 			       sysshim_call_next(c) ? sysshim_call_next(c) : "?");
-	if (!co->handed)
+	if (!co->forwarded)
 		printf("  %-40s %s\n", "other interposers", "none: every call answered here");
 	printf("  %-40s %s", "seccomp",
 	       co->sandbox == SYSSHIM_SANDBOX_NONE ? "no filter" :
@@ -187,7 +187,7 @@ int main(int argc, char **argv)
 		return 0;
 	}
 	print_calls(&f);
-	print_company(&f.co);
+	print_interposers(&f.co);
 	print_batch(&f.bi);
 	return 0;
 }

@@ -1,6 +1,9 @@
 /* Whether to preload: the kernel's answers, the timing (the test hook, the per-boot
- * cache, a measurement), the verdict, and apart from them the text of the reason. The
- * rules are man/sysshim-run.1's (DESCRIPTION, ENVIRONMENT). */
+ * cache, a measurement), the verdict, and apart from them the words for the reason,
+ * put only where -v asks. Cheap facts first (the status main.c read, the test hook,
+ * the kernel's answer on the NULL path, the cache); the calls are timed last, and only
+ * once a command could be preloaded (exec.c). What it finds it reports in the job's
+ * struct preload_decision. The rules are man/sysshim-run.1's (DESCRIPTION, ENVIRONMENT). */
 #include "run.h"
 
 #define ROUNDS	16	/* rounds of each call, the fastest kept */
@@ -10,6 +13,11 @@
 static long sys_empty(int fd, const char *path, struct stat *st)
 {
 	return __syscall(SYS_newfstatat, fd, path, st, AT_EMPTY_PATH);
+}
+
+static long sys_fstat(int fd, struct stat *st)
+{
+	return __syscall(SYS_fstat, fd, st);
 }
 
 /* "123", "123.4": value times 10^dec, or -1. Stops at a space or the end. */
@@ -46,41 +54,32 @@ static int64_t parse_fix(const char **sp, int dec)
 /* What the calls glibc's stat family stands on answer here, asked on an fd nobody has
  * open (as the library's probe asks): no open, no path lookup. A NULL path with
  * AT_EMPTY_PATH gets EBADF where it is accepted (6.11+), EFAULT where it is read
- * (before), and a seccomp filter's errno where the call is refused. These three calls
- * are what a decision costs where the kernel's answer settles it. */
+ * (before), and a seccomp filter's errno where the call is refused. Without a filter
+ * the NULL path alone is asked: nothing else can refuse statx or fstat. */
 struct answers {
 	long statx;		/* statx(fd, NULL, AT_EMPTY_PATH) */
 	long fstat;		/* fstat(fd) */
 	long empty_null;	/* newfstatat(fd, NULL, AT_EMPTY_PATH) */
 };
 
-static void ask_kernel(struct answers *a)
+static void ask_kernel(struct answers *a, int filter)
 {
 	struct stat st;
 	struct statx sx;
-	a->statx = __syscall(SYS_statx, NO_FD, 0, AT_EMPTY_PATH, STATX_BASIC_STATS, &sx);
-	a->fstat = sys_fstat(NO_FD, &st);
+	a->statx = a->fstat = 0;
+	if (filter) {
+		a->statx = __syscall(SYS_statx, NO_FD, 0, AT_EMPTY_PATH, STATX_BASIC_STATS, &sx);
+		a->fstat = sys_fstat(NO_FD, &st);
+	}
 	a->empty_null = sys_empty(NO_FD, 0, &st);
 }
 
 /* ---- the timing: the test hook, the per-boot cache, a measurement */
-enum source { FROM_HOOK, FROM_CACHE, MEASURED };
-
-struct timing {
-	uint64_t fstat_ns, empty_ns;	/* per call, in tenths of a ns */
-	uint64_t ratio, threshold;	/* in hundredths */
-	enum source from;
-	int cache;			/* a cache file for this boot: its name in path */
-	struct ss_out path;
-	long err;			/* measure's, where it timed nothing */
-	unsigned stopped;		/* SS_SC_*: what a filter stopped in a child */
-};
-
 struct ts {
 	long sec, nsec;
 };
 
-static uint64_t now_ns(void)
+static uint64_t monotonic_ns(void)
 {
 	struct ts t = { 0, 0 };
 	__syscall(SYS_clock_gettime, CLOCK_MONOTONIC, &t);
@@ -92,7 +91,7 @@ static uint64_t clock_cost(void)
 {
 	uint64_t clk = UINT64_MAX;
 	for (int i = 0; i < 8; i++) {
-		uint64_t a = now_ns(), b = now_ns();
+		uint64_t a = monotonic_ns(), b = monotonic_ns();
 		if (b - a < clk)
 			clk = b - a;
 	}
@@ -103,7 +102,7 @@ static uint64_t clock_cost(void)
  * hits both, less the clock's own cost: tenths of a ns per call. 1 where the clock did
  * not move over a round of either (a clock that ticks by jiffies, as a tinyconfig
  * kernel's under qemu). */
-long measure(uint64_t *fs, uint64_t *em)
+long time_stat_calls(uint64_t *fs, uint64_t *em)
 {
 	struct stat st;
 	int fd = (int)__syscall(SYS_openat, AT_FDCWD, "/", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
@@ -113,10 +112,10 @@ long measure(uint64_t *fs, uint64_t *em)
 	for (int r = 0; r < ROUNDS; r++) {
 		for (int k = 0; k < 2; k++) {
 			int empty = (r + k) & 1;
-			uint64_t t0 = now_ns();
+			uint64_t t0 = monotonic_ns();
 			for (int i = 0; i < CALLS; i++)
 				empty ? sys_empty(fd, "", &st) : sys_fstat(fd, &st);
-			uint64_t d = now_ns() - t0;
+			uint64_t d = monotonic_ns() - t0;
 			d = d > clk ? d - clk : 1;
 			if (empty && d < best_e)
 				best_e = d;
@@ -132,24 +131,22 @@ long measure(uint64_t *fs, uint64_t *em)
 	return 0;
 }
 
-/* The test hook SYSSHIM_RUN_TIMING="FSTAT_NS EMPTY_NS" into T: 1, or 0 where it is unset
+/* The test hook SYSSHIM_RUN_TIMING="FSTAT_NS EMPTY_NS" into D: 1, or 0 where it is unset
  * or not two positive numbers. */
-static int from_hook(char **envp, struct timing *t)
+static int from_hook(const char *h, struct preload_decision *d)
 {
-	const char *h = __ss_env_get(envp, "SYSSHIM_RUN_TIMING");
 	int64_t f, e;
 	if (!h || (f = parse_fix(&h, 1)) <= 0 || (e = parse_fix(&h, 1)) <= 0)
 		return 0;
-	t->fstat_ns = (uint64_t)f, t->empty_ns = (uint64_t)e, t->from = FROM_HOOK;
+	d->fstat_ns = (uint64_t)f, d->empty_ns = (uint64_t)e, d->from = FROM_HOOK;
 	return 1;
 }
 
 /* The per-boot cache, one line "BOOT_ID FSTAT_NS EMPTY_NS". Its name into O; -1 when it
  * does not fit (then nothing is cached). */
-static int cache_path(char **envp, struct ss_out *o)
+static int cache_path(const struct run_env *env, struct ss_out *o)
 {
-	const char *e = __ss_env_get(envp, "SYSSHIM_RUN_CACHE");
-	const char *x = __ss_env_get(envp, "XDG_RUNTIME_DIR");
+	const char *e = env->cache, *x = env->runtime_dir;
 	if (e && *e) {
 		__ss_put(o, e);
 	} else if (x && *x == '/' && !__syscall(SYS_faccessat, AT_FDCWD, x, W_OK)) {
@@ -236,88 +233,102 @@ static void cache_write(const char *path, const char *boot, uint64_t fs, uint64_
 }
 
 /* ---- the decision */
-/* Why the decision is what it is: each has its text in put_reason. */
-enum reason {
-	ASKED,		/* --always */
-	STATX_EPERM,	/* a sandbox refuses statx with EPERM */
-	REFUSED,	/* fstat or newfstatat refused: nothing to gain */
-	NULL_PATH,	/* a NULL path accepted (6.11+): the fast path is there */
-	NO_CLOCK,	/* the clock does not move over a round: nothing timed */
-	NO_ROOT,	/* "/" cannot be opened to time the calls on */
-	TIMED,		/* the two costs decide */
-	SANDBOX,	/* a seccomp filter: nothing asked, the library is careful */
-	SANDBOX_STOPS,	/* a filter stops one of the calls, as throwaway children found */
-};
-
-/* The timing from this boot's cache, else measured now (and cached for this boot):
- * TIMED, or why there is none (NO_CLOCK, NO_ROOT; nothing cached). */
-static enum reason cached_or_measured(char **envp, struct timing *t)
+/* This boot's timing from the cache: TIMED; else NOT_TIMED (the calls are timed later,
+ * where a command could be preloaded), with the cache's name and the boot's id kept. */
+static enum preload_reason from_cache(const struct run_job *j, struct preload_decision *d)
 {
-	char boot[128];
-	t->path.n = 0;
-	t->cache = !cache_path(envp, &t->path) && !read_boot_id(boot, sizeof boot);
-	t->from = FROM_CACHE;
-	if (t->cache && !cache_read(__ss_cstr(&t->path), boot, &t->fstat_ns, &t->empty_ns))
+	d->cache_path.n = 0;
+	d->cached = !cache_path(&j->env, &d->cache_path) && !read_boot_id(d->boot_id, sizeof d->boot_id);
+	d->from = FROM_CACHE;
+	if (d->cached && !cache_read(__ss_cstr(&d->cache_path), d->boot_id, &d->fstat_ns, &d->empty_ns))
 		return TIMED;
-	t->from = MEASURED;
-	t->err = measure(&t->fstat_ns, &t->empty_ns);
-	if (t->err)
-		return t->err == 1 ? NO_CLOCK : NO_ROOT;
-	if (t->cache)
-		cache_write(__ss_cstr(&t->path), boot, t->fstat_ns, t->empty_ns);
-	return TIMED;
+	return NOT_TIMED;
 }
 
-/* Under a seccomp filter (main.c's careful) the kernel is not asked: unless
- * SYSSHIM_SECCOMP=child has throwaway children make the three calls first, and they all
- * live: 1, and sysshim-run goes on as where there is no filter (the one who asked for
- * children knows the filter allows a fork; its timing and its cache are taken on trust). */
-static int children_cleared(char **envp, struct timing *t)
+/* Under a seccomp filter the kernel is not asked: unless SYSSHIM_SECCOMP=child has
+ * throwaway children make the three calls first, and they all live: 1, and sysshim-run
+ * goes on as where there is no filter (the one who asked for children knows the filter
+ * allows a fork; its timing and its cache are taken on trust). Never under a tracer: it
+ * sees the children too, and may treat each process as it likes. */
+static int children_cleared(const struct run_job *j, struct preload_decision *d)
 {
-	const char *m = __ss_env_get(envp, "SYSSHIM_SECCOMP");
-	if (!m || !__ss_streq(m, "child"))
+	const char *m = j->env.seccomp;
+	if (traced(j) || !m || !__ss_streq(m, "child"))
 		return 0;
-	t->stopped = __ss_seccomp_child_stops(SS_SC_FSTAT | SS_SC_NEWFSTATAT | SS_SC_STATX);
-	careful = t->stopped != 0;
-	return !careful;
+	d->stopped = __ss_seccomp_child_stops(SS_SC_FSTAT | SS_SC_NEWFSTATAT | SS_SC_STATX);
+	return !d->stopped;
 }
 
-/* The reason under auto: a sandbox first, then the kernel's answers, then the timing. */
-static enum reason auto_reason(char **envp, struct timing *t)
+/* The reason under auto: a tracer or a sandbox first, then the test hook and the
+ * kernel's answers, then the cache. */
+static enum preload_reason auto_reason(const struct run_job *j, struct preload_decision *d)
 {
 	struct answers a;
-	if (careful && !children_cleared(envp, t))
-		return t->stopped ? SANDBOX_STOPS : SANDBOX;
-	ask_kernel(&a);
+	int filter = !j->status_read || j->status.mode != 0;
+	if (j->careful) {
+		if (!filter)
+			return TRACED;	/* a tracer alone: the library would be careful, gain nothing */
+		if (!(d->cleared = children_cleared(j, d)))
+			return d->stopped ? SANDBOX_STOPS : SANDBOX;
+	}
+	if (!filter && from_hook(j->env.timing, d))
+		return TIMED;
+	ask_kernel(&a, filter);
 	/* glibc 2.33-2.38's statx() falls back only on ENOSYS: ls and stat fail. */
 	if (a.statx == -EPERM)
 		return STATX_EPERM;
 	/* A sandbox that refuses newfstatat breaks glibc's ld.so itself. */
 	if (__ss_denied(a.fstat) || __ss_denied(a.empty_null))
 		return REFUSED;
-	if (from_hook(envp, t))
+	if (from_hook(j->env.timing, d))
 		return TIMED;
 	if (a.empty_null == -EBADF)
 		return NULL_PATH;
-	return cached_or_measured(envp, t);
+	return from_cache(j, d);
 }
 
 /* SYSSHIM_RUN_RATIO in hundredths, else RATIO. */
-static uint64_t threshold(char **envp)
+static uint64_t threshold(const char *r)
 {
-	const char *r = __ss_env_get(envp, "SYSSHIM_RUN_RATIO");
 	int64_t v;
 	return r && (v = parse_fix(&r, 2)) > 0 ? (uint64_t)v : RATIO;
 }
 
-/* A sandbox preloads: the library reads what it can of the filter, hands every call to
- * the C library where it cannot, and answers a statx() the filter refuses (sysshim(7)). */
-static int verdict(enum reason r, const struct timing *t)
+/* The verdict for D's reason. A sandbox preloads: the library reads what it can of the
+ * filter, hands every call to the C library where it cannot, and answers a statx() the
+ * filter refuses (sysshim(7)). */
+static void verdict(const struct run_job *j, struct preload_decision *d)
 {
-	return r == ASKED || r == STATX_EPERM || r == SANDBOX || r == SANDBOX_STOPS ||
-	       (r == TIMED && t->ratio >= t->threshold);
+	enum preload_reason r = d->reason;
+	if (r == TIMED) {
+		d->ratio = cost_ratio(d->fstat_ns, d->empty_ns);
+		d->threshold = threshold(j->env.ratio);
+	}
+	d->preload = r == ASKED || r == STATX_EPERM || r == SANDBOX || r == SANDBOX_STOPS ||
+		     (r == TIMED && d->ratio >= d->threshold);
 }
 
+void decide_preload(const struct run_job *j, struct preload_decision *d, int always)
+{
+	d->stopped = 0;
+	d->cleared = 0;
+	d->cached = 0;
+	d->cache_path.n = 0;
+	d->reason = always ? ASKED : auto_reason(j, d);
+	verdict(j, d);
+}
+
+void decide_timed(const struct run_job *j, struct preload_decision *d)
+{
+	d->from = MEASURED;
+	d->err = time_stat_calls(&d->fstat_ns, &d->empty_ns);
+	d->reason = d->err ? (d->err == 1 ? NO_CLOCK : NO_ROOT) : TIMED;
+	if (!d->err && d->cached)
+		cache_write(__ss_cstr(&d->cache_path), d->boot_id, d->fstat_ns, d->empty_ns);
+	verdict(j, d);
+}
+
+/* ---- the words */
 /* The kinds of syscall in SC, by name. */
 static void put_kinds(struct ss_out *w, unsigned sc)
 {
@@ -332,42 +343,54 @@ static void put_kinds(struct ss_out *w, unsigned sc)
 }
 
 /* Where the timing came from: "measured now, cached in FILE" and the like. */
-static void put_source(struct ss_out *w, struct timing *t)
+static void put_source(struct ss_out *w, const struct preload_decision *d)
 {
-	if (t->from == FROM_HOOK) {
+	if (d->from == FROM_HOOK) {
 		__ss_put(w, "from SYSSHIM_RUN_TIMING");
 		return;
 	}
-	__ss_put(w, t->from == FROM_CACHE ? "measured this boot, cached in " :
-		    t->cache ? "measured now, cached in " : "measured now");
-	if (t->cache)
-		__ss_put(w, __ss_cstr(&t->path));
+	__ss_put(w, d->from == FROM_CACHE ? "measured this boot, cached in " :
+		    d->cached ? "measured now, cached in " : "measured now");
+	if (d->cached)
+		__ss_put(w, d->cache_path.b);
 }
 
 /* The two costs, their ratio against the threshold, and where they come from. */
-static void put_costs(struct ss_out *w, struct timing *t, int preload)
+static void put_costs(struct ss_out *w, const struct preload_decision *d)
 {
 	__ss_put(w, "newfstatat(fd, \"\", AT_EMPTY_PATH) costs ");
-	__ss_put_fix(w, t->ratio, 2);
+	__ss_put_fix(w, d->ratio, 2);
 	__ss_put(w, " times fstat(fd) here (");
-	__ss_put_fix(w, (t->empty_ns + 5) / 10, 0);
+	__ss_put_fix(w, (d->empty_ns + 5) / 10, 0);
 	__ss_put(w, " vs ");
-	__ss_put_fix(w, (t->fstat_ns + 5) / 10, 0);
+	__ss_put_fix(w, (d->fstat_ns + 5) / 10, 0);
 	__ss_put(w, " ns, ");
-	put_source(w, t);
-	__ss_put(w, preload ? "): the kernel lacks the empty-path fast path, glibc's fstat() pays it"
-			    : "): the kernel has the empty-path fast path, nothing to save");
+	put_source(w, d);
+	__ss_put(w, d->preload ? "): the kernel lacks the empty-path fast path, glibc's fstat() pays it"
+			       : "): the kernel has the empty-path fast path, nothing to save");
 	__ss_put(w, " (threshold ");
-	__ss_put_fix(w, t->threshold, 2);
+	__ss_put_fix(w, d->threshold, 2);
 	__ss_put(w, ")");
 }
 
-/* The reason R in words, into W (what -v says after "preloading ...: "). */
-static void put_reason(struct ss_out *w, enum reason r, struct timing *t, int preload)
+/* "traced by pid N" */
+static void put_tracer(struct ss_out *w, const struct run_job *j)
 {
-	switch (r) {
+	__ss_put(w, "traced by pid ");
+	__ss_put_fix(w, j->status.tracer, 0);
+}
+
+void put_decision(struct ss_out *w, const struct run_job *j)
+{
+	const struct preload_decision *d = &j->d;
+	switch (d->reason) {
 	case ASKED:
 		__ss_put(w, "asked to (--always or SYSSHIM_RUN=always)");
+		if (traced(j)) {
+			__ss_put(w, "; ");
+			put_tracer(w, j);
+			__ss_put(w, ": the command is read with the loader's own calls");
+		}
 		break;
 	case STATX_EPERM:
 		__ss_put(w, "statx is refused here with EPERM (a sandbox): glibc's statx() does not "
@@ -386,38 +409,38 @@ static void put_reason(struct ss_out *w, enum reason r, struct timing *t, int pr
 		break;
 	case NO_ROOT:
 		__ss_put(w, "cannot open / to measure (");
-		__ss_put(w, error_text(-t->err));
+		__ss_put(w, error_text(-d->err));
 		__ss_put(w, "): left to glibc");
 		break;
 	case TIMED:
-		put_costs(w, t, preload);
+		put_costs(w, d);
+		break;
+	case NOT_TIMED:
+		__ss_put(w, "newfstatat(fd, \"\") and fstat not timed yet this boot: timed only "
+			    "for a command that could be preloaded");
 		break;
 	case SANDBOX:
-		__ss_put(w, "a seccomp filter is in force here (/proc/self/status): its answers cannot "
-			    "be asked without risking the command, so nothing is timed; the library "
-			    "reads what filters it can and hands each call to the C library where it "
-			    "cannot (correct, not faster; SYSSHIM_SECCOMP=child tries the calls in "
-			    "throwaway children)");
+		__ss_put(w, "a seccomp filter is in force here (/proc/self/status");
+		if (traced(j)) {
+			__ss_put(w, "; ");
+			put_tracer(w, j);
+		}
+		__ss_put(w, "): its answers cannot be asked without risking the command, so nothing "
+			    "is timed; the library reads what filters it can and hands each call to "
+			    "the C library where it cannot (correct, not faster; SYSSHIM_SECCOMP=child "
+			    "tries the calls in throwaway children)");
 		break;
 	case SANDBOX_STOPS:
 		__ss_put(w, "a seccomp filter here stops ");
-		put_kinds(w, t->stopped);
+		put_kinds(w, d->stopped);
 		__ss_put(w, " (throwaway children tried them: SYSSHIM_SECCOMP=child): nothing timed; "
 			    "the library makes none of them");
 		break;
+	case TRACED:
+		put_tracer(w, j);
+		__ss_put(w, " (/proc/self/status): a tracer may act on any syscall (strace -e inject), "
+			    "so none is asked or timed, and the library would make none of its own: "
+			    "nothing to gain, left to glibc");
+		break;
 	}
-}
-
-void decide(struct decision *d, const char *mode, char **envp)
-{
-	struct timing t;
-	t.stopped = 0;
-	enum reason r = __ss_streq(mode, "always") ? ASKED : auto_reason(envp, &t);
-	if (r == TIMED) {
-		t.ratio = cost_ratio(t.fstat_ns, t.empty_ns);
-		t.threshold = threshold(envp);
-	}
-	d->preload = verdict(r, &t);
-	d->why.n = 0;
-	put_reason(&d->why, r, &t, d->preload);
 }

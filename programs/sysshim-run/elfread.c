@@ -84,13 +84,13 @@ static int collect(struct elf_file *f, struct elf_info *h)
 	return 0;
 }
 
-/* The interpreter's name, where it is at hand (it is only said, under -v: no read of its
- * own) and a C string of 1 to 254 characters. */
+/* The interpreter's name, where it is a C string of 1 to 254 characters (it decides
+ * whether the program is glibc's: read where it lies beyond the first page). */
 static void interp_name(struct elf_file *f, struct elf_info *h)
 {
 	uint64_t n = h->interp.filesz;
 	const unsigned char *s = h->has_interp && n > 1 && n < sizeof h->interp_name
-				 ? bytes_at(f, h->interp.off, n, 0) : 0;
+				 ? bytes_at(f, h->interp.off, n, 1) : 0;
 	h->interp_name[0] = 0;
 	if (s && !s[n - 1])
 		__builtin_memcpy(h->interp_name, s, n);

@@ -5,7 +5,7 @@
  * to run, read without trusting a byte of it. Steps, each in one place:
  *   elf_read     the ELF header, then ONE pass over the program headers that keeps
  *                PT_INTERP, PT_DYNAMIC, the PT_NOTEs and the PT_LOADs, then the
- *                interpreter's name where its bytes are at hand;
+ *                interpreter's name (a pread where it lies beyond the first page);
  *   elf_go_note  the notes: whether one is Go's build-ID note;
  *   elf_needed   the dynamic section: whether a DT_NEEDED name satisfies a test.
  * Bytes come from the first page, which the caller has read, or from a pread of a page
@@ -31,6 +31,23 @@
 #define ELF_CLASS (sizeof(long) == 8 ? ELFCLASS64 : ELFCLASS32)
 #define ELF_DATA (__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__ ? ELFDATA2LSB : ELFDATA2MSB)
 
+/* The last component of glibc's dynamic loader's path for this arch's ABI (glibc's
+ * sysdeps/unix/sysv/linux/<arch>/ldconfig.h): a PT_INTERP of another name is another C
+ * library's loader (musl's ld-musl-<arch>.so.1), which cannot load the library. */
+#if defined(__x86_64__)
+#define GLIBC_LOADER "ld-linux-x86-64.so.2"
+#elif defined(__aarch64__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+#define GLIBC_LOADER "ld-linux-aarch64_be.so.1"
+#elif defined(__aarch64__)
+#define GLIBC_LOADER "ld-linux-aarch64.so.1"
+#elif defined(__loongarch__) && defined(__loongarch_soft_float)
+#define GLIBC_LOADER "ld-linux-loongarch-lp64s.so.1"
+#elif defined(__loongarch__)
+#define GLIBC_LOADER "ld-linux-loongarch-lp64d.so.1"
+#else
+#error "elfread.h: which is glibc's loader here?"
+#endif
+
 /* The file: its first page as the caller read it, and a window with the last pread. */
 struct elf_file {
 	int fd;
@@ -55,7 +72,7 @@ struct elf_info {
 	struct elf_seg interp, dynamic;	/* the last PT_INTERP, the last PT_DYNAMIC */
 	unsigned notes, loads;
 	struct elf_seg note[ELF_MAX_NOTES], load[ELF_MAX_LOADS];
-	char interp_name[256];		/* "" where not at hand or not a C string */
+	char interp_name[256];		/* "" where not a C string of 1 to 255 bytes */
 };
 
 enum elf_status {

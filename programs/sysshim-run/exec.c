@@ -1,16 +1,17 @@
 /* Running the command as execvp(3) does: the PATH search; for each candidate, where the
- * decision is to preload, what it is (inspect.c) and the library (lib.c, looked for
- * once); the environment the command gets; execve, and the ENOEXEC case (a file
- * without #! goes to /bin/sh, an ELF file does not). The rules are
- * man/sysshim-run.1's. */
+ * decision is to preload (or still to be timed), what it is (inspect.c), the timing
+ * where it could be preloaded (decide.c) and the library (lib.c, looked for once); the
+ * environment the command gets; execve, and the ENOEXEC case (a file without #! goes
+ * to /bin/sh, an ELF file does not). The rules are man/sysshim-run.1's. */
 #include "run.h"
 
 #define NO_LIB (-4096)	/* not an errno: the library is to be preloaded and is missing */
 
 /* ---- execve */
 /* PATH with ENVP. ELF: 1 when PATH is known to be an ELF file, 0 when known not to be,
- * -1 unknown. Returns execve's error. */
-static long try_exec(const char *path, char **argv, char **envp, int elf)
+ * -1 unknown. Returns execve's error. (Not inlined: callgrind's --dump-before=try_exec
+ * counts what sysshim-run does before it, docs/testing.md.) */
+static __attribute__((noinline)) long try_exec(const char *path, char **argv, char **envp, int elf)
 {
 	long r = __syscall(SYS_execve, path, argv, envp);
 	if (r == -ENOEXEC && (elf < 0 ? !starts_elf(path) : !elf)) {
@@ -30,19 +31,8 @@ static long try_exec(const char *path, char **argv, char **envp, int elf)
 }
 
 /* ---- the environment the command gets where the library is preloaded */
-/* The LD_PRELOAD entry of ENVP that the dynamic loader takes (the last: it reads them
- * all, each over the one before), or 0. */
-static char **loader_entry(char **envp)
-{
-	char **last = 0;
-	for (char **e = envp; *e; e++)
-		if (**e == 'L' && __ss_after(*e, "LD_PRELOAD="))	/* (one call less an entry) */
-			last = e;
-	return last;
-}
-
 /* Whether the list V (separated by ':' or ' ', as the loader reads it) names LIB. */
-static int names(const char *v, const struct ss_out *lib)
+static int lists_library(const char *v, const struct ss_out *lib)
 {
 	for (const char *p = v; *p;) {
 		size_t k = 0;
@@ -62,12 +52,12 @@ static int names(const char *v, const struct ss_out *lib)
  * it held (an interposer it held stays in front, and its wrappers of the stat family
  * reach the library's), or one more entry at the end where there is none. ENVP itself
  * where that entry names the library already. */
-static long exec_preloaded(const char *path, struct job *j, int elf)
+static long exec_preloaded(const char *path, struct run_job *j, int elf)
 {
-	char **at = loader_entry(j->envp);
+	char **at = j->env.ld_preload;
 	const char *old = at ? *at + sizeof "LD_PRELOAD=" - 1 : "";
 	size_t n = 0, on = __ss_strlen(old);
-	if (names(old, &j->lib))
+	if (lists_library(old, &j->lib))
 		return try_exec(path, j->argv, j->envp, elf);
 	while (j->envp[n])
 		n++;
@@ -85,54 +75,64 @@ static long exec_preloaded(const char *path, struct job *j, int elf)
 }
 
 /* ---- one candidate */
-/* What -v says of a command that was read: preloaded or not, and why. */
-static void say_choice(struct job *j, const char *path, int pre, struct ss_out *what)
+/* What -v says of a command that was read: preloaded or not, and why. ALLOWED: its kind
+ * allows the library (then a timing taken for it may still say no). */
+static void say_choice(struct run_job *j, const char *path, int pre, int allowed,
+		       struct ss_out *what)
 {
 	SS_OUT(o);
+	SS_OUT(why);
+	put_decision(&why, j);
 	__ss_put(&o, pre ? "preloading " : "not preloading: ");
-	if (pre) {
+	if (!pre && allowed && !j->d.preload) {
+		__ss_put(&o, __ss_cstr(&why));
+		__ss_put(&o, "; ");
+	} else if (pre) {
 		__ss_put(&o, __ss_cstr(&j->lib));
-		char **at = loader_entry(j->envp);
+		char **at = j->env.ld_preload;
 		if (at && (*at)[sizeof "LD_PRELOAD=" - 1]) {
 			__ss_put(&o, " after LD_PRELOAD's ");
 			__ss_put(&o, *at + sizeof "LD_PRELOAD=" - 1);
 			__ss_put(&o, " (which stays in front)");
 		}
 		__ss_put(&o, ": ");
-		__ss_put(&o, __ss_cstr(&j->d.why));
+		__ss_put(&o, __ss_cstr(&why));
 		__ss_put(&o, "; ");
 	}
 	__ss_put(&o, path);
 	__ss_put(&o, " is ");
 	__ss_put(&o, __ss_cstr(what));
-	if (!pre) {
-		__ss_put(&o, " (else preloading: ");
-		__ss_put(&o, __ss_cstr(&j->d.why));
+	if (!pre && (!allowed || j->d.preload)) {
+		__ss_put(&o, j->d.reason == NOT_TIMED ? " (else: " : " (else preloading: ");
+		__ss_put(&o, __ss_cstr(&why));
 		__ss_put(&o, ")");
 	}
-	say(__ss_cstr(&o), 0, 0);
+	say_line(__ss_cstr(&o), 0, 0);
 }
 
-/* PATH, one candidate: where the decision is to preload, read it first, find the
- * library (once), say what was decided (-v), and exec it. execve's error, or NO_LIB. */
-static long attempt(struct job *j, const char *path)
+/* PATH, one candidate: where the decision is to preload or still to be timed, read it
+ * first; time the calls where it could be preloaded and that is still to do; find the
+ * library (once); say what was decided (-v), and exec it. execve's error, or NO_LIB. */
+static long try_candidate(struct run_job *j, const char *path)
 {
-	if (!j->d.preload)
+	if (!j->d.preload && j->d.reason != NOT_TIMED)
 		return try_exec(path, j->argv, j->envp, -1);
 	SS_OUT(what);
-	int elf, kind = inspect(path, j->verbose ? &what : 0, j->verbose, &elf);
+	int elf, kind = inspect_command(j, path, j->verbose ? &what : 0, &elf);
 	if (kind < 0)
 		return kind;
-	int pre = kind < K_STATIC;
+	if (kind < K_STATIC && j->d.reason == NOT_TIMED)
+		decide_timed(j, &j->d);
+	int pre = kind < K_STATIC && j->d.preload;
 	/* Under a filter the preload was a maybe: without the library, the command runs. */
-	if (pre && !j->lib.n && find_library(&j->lib, j->self, j->envp, !careful || j->verbose)) {
-		if (!careful)
+	if (pre && !j->lib.n && find_library(j, !j->careful || j->verbose)) {
+		if (!j->careful)
 			return NO_LIB;
 		pre = 0;
 		__ss_put(&what, "; the library is not to be found");
 	}
 	if (j->verbose)
-		say_choice(j, path, pre, &what);
+		say_choice(j, path, pre, kind < K_STATIC, &what);
 	return pre ? exec_preloaded(path, j, elf) : try_exec(path, j->argv, j->envp, elf);
 }
 
@@ -145,9 +145,9 @@ static int not_there(long r)
 /* FILE (no slash in it) in each directory of PATH (else /bin:/usr/bin), as execvp
  * does: a candidate that is not there is passed over, one that cannot be run (EACCES)
  * too but remembered, any other error ends the search. */
-static long search(struct job *j, const char *file)
+static long search_path(struct run_job *j, const char *file)
 {
-	const char *path = __ss_env_get(j->envp, "PATH");
+	const char *path = j->env.path;
 	size_t fl = __ss_strlen(file);
 	int eacces = 0;
 	for (const char *p = path ? path : "/bin:/usr/bin";; p++) {
@@ -161,7 +161,7 @@ static long search(struct job *j, const char *file)
 			if (dl)
 				buf[dl++] = '/';
 			__builtin_memcpy(buf + dl, file, fl + 1);
-			long r = attempt(j, buf);
+			long r = try_candidate(j, buf);
 			if (r == -EACCES)
 				eacces = 1;
 			else if (!not_there(r))
@@ -181,14 +181,14 @@ static int has_slash(const char *s)
 	return *s == '/';
 }
 
-int run(struct job *j)
+int run_command(struct run_job *j)
 {
 	const char *file = j->argv[0];
 	long err = -ENOENT;
 	if (*file)
-		err = has_slash(file) ? attempt(j, file) : search(j, file);
+		err = has_slash(file) ? try_candidate(j, file) : search_path(j, file);
 	if (err == NO_LIB)
 		return 127;
-	say(file, ": ", error_text(-err));
+	say_line(file, ": ", error_text(-err));
 	return err == -ENOENT ? 127 : 126;
 }

@@ -1,13 +1,19 @@
 /* What the command is, where sysshim-run would preload: its mode, then its first page
- * (an ELF program: elfread.c reads it; a #! script; anything else), and the words for
- * it that -v says. Where the library cannot reach the program or gains nothing there,
- * the kind says so (enum kind, run.h). The rules are man/sysshim-run.1's. */
+ * (an ELF program: elfread.c reads it; a #! script and its interpreter; anything else),
+ * and the words for it that -v says. Where the library cannot reach the program, would
+ * break it or gains nothing there, the kind says so (enum command_kind, run.h). The
+ * rules are man/sysshim-run.1's. */
 #include "run.h"
 #include "elfread.h"
 
 #define S_ISUID		04000
 #define S_ISGID		02000
 #define S_IXGRP		00010
+
+static long sys_fstat(int fd, struct stat *st)
+{
+	return __syscall(SYS_fstat, fd, st);
+}
 
 static int open_command(const char *path)
 {
@@ -74,6 +80,17 @@ static int elf_refused(struct ss_out *o, enum elf_status st, const struct elf_in
 	return K_BAD;
 }
 
+/* Whether the interpreter NAME is glibc's loader for this arch, by its last component
+ * (the directory differs: /lib64, /lib/<triplet>, a chroot's, a Nix store's). */
+static int glibc_loader(const char *name)
+{
+	const char *b = name;
+	for (const char *p = name; *p; p++)
+		if (*p == '/')
+			b = p + 1;
+	return __ss_streq(b, GLIBC_LOADER);
+}
+
 /* The kind of the ELF file FD whose first N bytes are at PAGE_, said in O. A static
  * program steps aside whatever its notes say: a note beyond the first page is read only
  * for a program with an interpreter. */
@@ -97,6 +114,13 @@ static int elf_kind(int fd, const unsigned char *page_, long n, struct ss_out *o
 			    "would be ignored");
 		return K_STATIC;
 	}
+	if (!glibc_loader(h.interp_name)) {
+		__ss_put(o, "a dynamic program whose loader ");
+		__ss_put(o, h.interp_name[0] ? h.interp_name : "(its name cannot be read)");
+		__ss_put(o, " is not glibc's (" GLIBC_LOADER "): the library is glibc's and "
+			    "another C library's loader (musl's) cannot load it: run untouched");
+		return K_OTHER_LOADER;
+	}
 	char first[256];
 	if (elf_needed(&f, &h, must_come_first, first) == 1) {
 		__ss_put(o, "a program linked against AddressSanitizer's runtime (");
@@ -115,10 +139,16 @@ static int elf_kind(int fd, const unsigned char *page_, long n, struct ss_out *o
 }
 
 /* ---- a script */
-/* "#!INTERP [ARG]": a script is preloaded as before, whatever INTERP is (the commands it
- * runs inherit LD_PRELOAD). Under -v (VERBOSE) INTERP is read too and said what it is
- * (not verbosely: one level, a script's interpreter's interpreter is not read). */
-static void script(const unsigned char *b, long n, struct ss_out *o, int verbose)
+static int inspect_file(const struct run_job *j, const char *path, struct ss_out *o, int *elf,
+			int depth);
+
+/* "#!INTERP [ARG]": a script is preloaded as before (the commands it runs inherit
+ * LD_PRELOAD), but where its interpreter is a program the library would break (another
+ * C library's, another class or machine, AddressSanitizer's): then the script runs
+ * untouched, as that program would. INTERP is read one level deep (an interpreter that
+ * is a script is not read further). */
+static int script(const struct run_job *j, const unsigned char *b, long n, struct ss_out *o,
+		  int depth)
 {
 	char interp[256];
 	long i = 2, k = 0;
@@ -129,14 +159,17 @@ static void script(const unsigned char *b, long n, struct ss_out *o, int verbose
 	interp[k] = 0;
 	__ss_put(o, "a script for ");
 	__ss_put(o, k ? interp : "(no interpreter)");
-	if (!verbose || !k)
-		return;
+	if (!k || depth > 0)
+		return K_SCRIPT;
 	SS_OUT(t);
-	int elf, kind = inspect(interp, &t, 0, &elf);
+	int elf, kind = inspect_file(j, interp, o ? &t : 0, &elf, depth + 1);
 	__ss_put(o, ", ");
 	__ss_put(o, kind < 0 ? "which is missing" : __ss_cstr(&t));
+	if (kind == K_FOREIGN || kind == K_OTHER_LOADER || kind == K_FIRST)
+		return kind;
 	if (kind >= K_STATIC)
 		__ss_put(o, "; preloaded as before all the same: the commands it runs inherit LD_PRELOAD");
+	return K_SCRIPT;
 }
 
 /* ---- any file */
@@ -148,7 +181,7 @@ static void not_readable(struct ss_out *o, long err)
 }
 
 /* What the regular file open as FD is, by its first page. */
-static int by_contents(int fd, struct ss_out *o, int verbose, int *elf)
+static int by_contents(const struct run_job *j, int fd, struct ss_out *o, int *elf, int depth)
 {
 	unsigned char b[PAGE];
 	long n = __syscall(SYS_read, fd, b, PAGE);
@@ -157,8 +190,7 @@ static int by_contents(int fd, struct ss_out *o, int verbose, int *elf)
 		return elf_kind(fd, b, n, o);
 	}
 	if (n >= 2 && b[0] == '#' && b[1] == '!') {
-		script(b, n, o, verbose);
-		return K_SCRIPT;
+		return script(j, b, n, o, depth);
 	}
 	if (n >= 0)
 		__ss_put(o, "neither an ELF file nor a #! script: as before");
@@ -174,9 +206,9 @@ struct file_id {
 };
 
 /* PATH's (FD's where PATH is 0): newfstatat, or fstat (newfstatat with an empty path
- * under a filter: the call glibc 2.33 - 2.38's loader makes); statx where the kernel has
- * neither (loongarch64 before 6.11). */
-static long file_id(int fd, const char *path, struct file_id *id)
+ * where CAREFUL, under a filter or a tracer: the call glibc 2.33 - 2.38's loader makes);
+ * statx where the kernel has neither (loongarch64 before 6.11). */
+static long file_id(int careful, int fd, const char *path, struct file_id *id)
 {
 	struct stat st;
 	struct statx sx;
@@ -199,8 +231,8 @@ static int setid(uint32_t mode)
 
 /* A regular file PATH (ID), opened and read: what it is. Opened only now, and read only
  * if it is still that file (it may have been replaced since it was looked at). */
-static int regular(const char *path, const struct file_id *id, struct ss_out *o, int verbose,
-		   int *elf)
+static int regular(const struct run_job *j, const char *path, const struct file_id *id,
+		   struct ss_out *o, int *elf, int depth)
 {
 	struct file_id now;
 	int fd = open_command(path), kind = K_OTHER;
@@ -208,8 +240,9 @@ static int regular(const char *path, const struct file_id *id, struct ss_out *o,
 		not_readable(o, -fd);
 		return K_OTHER;
 	}
-	if (!file_id(fd, 0, &now) && now.mode == id->mode && now.dev == id->dev && now.ino == id->ino)
-		kind = by_contents(fd, o, verbose, elf);
+	if (!file_id(j->careful, fd, 0, &now) && now.mode == id->mode && now.dev == id->dev &&
+	    now.ino == id->ino)
+		kind = by_contents(j, fd, o, elf, depth);
 	else
 		__ss_put(o, "a file that changed while it was looked at: not read, as before");
 	__syscall(SYS_close, fd);
@@ -220,10 +253,11 @@ static int regular(const char *path, const struct file_id *id, struct ss_out *o,
  * a FIFO or a device is left to execve unopened, as env(1) leaves it, and a set-ID file
  * is told by its mode alone. Then open, fstat, read, close; a pread where the program
  * headers, notes or dynamic section lie beyond the first page. */
-int inspect(const char *path, struct ss_out *o, int verbose, int *elf)
+static int inspect_file(const struct run_job *j, const char *path, struct ss_out *o, int *elf,
+			int depth)
 {
 	struct file_id id;
-	long m = file_id(0, path, &id);
+	long m = file_id(j->careful, 0, path, &id);
 	*elf = 0;
 	if (m == -ENOENT || m == -ENOTDIR)
 		return (int)m;
@@ -240,7 +274,12 @@ int inspect(const char *path, struct ss_out *o, int verbose, int *elf)
 		__ss_put(o, "not a regular file: left to execve unopened, as env(1) leaves it");
 		return K_OTHER;
 	}
-	return regular(path, &id, o, verbose, elf);
+	return regular(j, path, &id, o, elf, depth);
+}
+
+int inspect_command(const struct run_job *j, const char *path, struct ss_out *o, int *elf)
+{
+	return inspect_file(j, path, o, elf, 0);
 }
 
 int starts_elf(const char *path)

@@ -8,13 +8,14 @@ static int is_file(const char *path)
 	return !__syscall(SYS_newfstatat, AT_FDCWD, path, &st, 0) && (st.st_mode & S_IFMT) == S_IFREG;
 }
 
-/* The working directory into CWD (PATH_MAX bytes): getcwd; under a filter (main.c's
- * careful), $PWD where it is this directory (the same file as "."), no getcwd. */
-static int cwd_of(char *cwd, char **envp)
+/* The working directory into CWD (PATH_MAX bytes): getcwd; under a filter or a tracer
+ * (the job's careful), $PWD where it is this directory (the same file as "."), no
+ * getcwd. */
+static int cwd_of(char *cwd, const struct run_job *j)
 {
 	struct stat a, b;
-	const char *pwd = __ss_env_get(envp, "PWD");
-	if (!careful)
+	const char *pwd = j->env.pwd;
+	if (!j->careful)
 		return __syscall(SYS_getcwd, cwd, PATH_MAX) > 0 ? 0 : -1;
 	if (!pwd || *pwd != '/' || __ss_strlen(pwd) >= PATH_MAX ||
 	    __syscall(SYS_newfstatat, AT_FDCWD, pwd, &a, 0) ||
@@ -25,14 +26,14 @@ static int cwd_of(char *cwd, char **envp)
 }
 
 /* LIB = CAND made absolute (the command may change directory), if CAND is a file. */
-static int absolute(struct ss_out *lib, const char *cand, char **envp)
+static int absolute(struct ss_out *lib, const char *cand, const struct run_job *j)
 {
 	char cwd[PATH_MAX];
 	if (!is_file(cand))
 		return -1;
 	lib->n = 0;
 	if (cand[0] != '/') {
-		if (cwd_of(cwd, envp))
+		if (cwd_of(cwd, j))
 			return -1;
 		__ss_put(lib, cwd);
 		__ss_put(lib, "/");
@@ -41,14 +42,14 @@ static int absolute(struct ss_out *lib, const char *cand, char **envp)
 	return __ss_full(lib) ? -1 : 0;
 }
 
-/* This program's directory into DIR (PATH_MAX bytes): /proc/self/exe's, else (and under
- * a filter: no readlinkat) the path it was started by, else SELF's (argv[0]); "" where
- * none names one. */
-static void own_dir(char *dir, const char *self)
+/* This program's directory into DIR (PATH_MAX bytes): /proc/self/exe's, else (and where
+ * careful: no readlinkat) the path it was started by, else argv[0]'s; "" where none
+ * names one. */
+static void own_dir(char *dir, const struct run_job *j)
 {
-	long k = careful ? -1 : __syscall(SYS_readlinkat, AT_FDCWD, "/proc/self/exe", dir, PATH_MAX - 1);
+	long k = j->careful ? -1 : __syscall(SYS_readlinkat, AT_FDCWD, "/proc/self/exe", dir, PATH_MAX - 1);
 	if (k <= 0) {
-		const char *p = exec_fn ? exec_fn : self;
+		const char *p = j->exec_fn ? j->exec_fn : j->self;
 		k = (long)__ss_strlen(p);
 		if (k >= PATH_MAX)
 			k = 0;
@@ -62,38 +63,51 @@ static void own_dir(char *dir, const char *self)
 }
 
 /* $SYSSHIM_LIB when it is set (and then only it: a wrong setting is an error, not a
- * reason to load another file), else the first of ../lib beside this program and the
- * libdir. LOOKED says where it looked. */
-static int find_lib(struct ss_out *lib, const char *self, char **envp, struct ss_out *looked)
+ * reason to load another file), else the first of ../lib beside this program (its
+ * directory into DIR, PATH_MAX bytes) and the libdir. */
+static int look_for_library(struct run_job *j, char *dir)
 {
-	const char *e = __ss_env_get(envp, "SYSSHIM_LIB");
-	if (e && *e) {
-		__ss_put(looked, "SYSSHIM_LIB=");
-		__ss_put(looked, e);
-		__ss_put(looked, ", which is no file");
-		return absolute(lib, e, envp);
+	const char *e = j->env.lib;
+	if (e && *e)
+		return absolute(&j->lib, e, j);
+	own_dir(dir, j);
+	if (*dir == '/') {
+		/* Absolute already (/proc/self/exe's, the usual case): put once, no copy. */
+		j->lib.n = 0;
+		__ss_put(&j->lib, dir);
+		__ss_put(&j->lib, "/../lib/" SYSSHIM_SONAME);
+		if (!__ss_full(&j->lib) && is_file(__ss_cstr(&j->lib)))
+			return 0;
+	} else {
+		SS_OUT(c);
+		__ss_put(&c, *dir ? dir : ".");
+		__ss_put(&c, "/../lib/" SYSSHIM_SONAME);
+		if (!__ss_full(&c) && !absolute(&j->lib, __ss_cstr(&c), j))
+			return 0;
 	}
-	char dir[PATH_MAX];
-	own_dir(dir, self);
-	const char *d = *dir ? dir : ".";
-	SS_OUT(c);
-	__ss_put(&c, d);
-	__ss_put(&c, "/../lib/" SYSSHIM_SONAME);
-	__ss_put(looked, d);
-	__ss_put(looked, "/../lib, " SYSSHIM_LIBDIR);
-	if (!__ss_full(&c) && !absolute(lib, __ss_cstr(&c), envp))
-		return 0;
-	return absolute(lib, SYSSHIM_LIBDIR "/" SYSSHIM_SONAME, envp);
+	return absolute(&j->lib, SYSSHIM_LIBDIR "/" SYSSHIM_SONAME, j);
 }
 
-int find_library(struct ss_out *lib, const char *self, char **envp, int loud)
+int find_library(struct run_job *j, int loud)
 {
-	SS_OUT(looked);
-	if (!find_lib(lib, self, envp, &looked))
+	char dir[PATH_MAX];
+	if (!look_for_library(j, dir))
 		return 0;
-	if (loud)
-		say("cannot find " SYSSHIM_SONAME " (looked in ", __ss_cstr(&looked),
-		    careful ? "): under a seccomp filter, the command runs untouched"
+	j->lib.n = 0;	/* not found: looked for again at the next candidate */
+	if (!loud)
+		return -1;
+	/* Where it looked, put only now: most runs find it. */
+	SS_OUT(looked);
+	if (j->env.lib && *j->env.lib) {
+		__ss_put(&looked, "SYSSHIM_LIB=");
+		__ss_put(&looked, j->env.lib);
+		__ss_put(&looked, ", which is no file");
+	} else {
+		__ss_put(&looked, *dir ? dir : ".");
+		__ss_put(&looked, "/../lib, " SYSSHIM_LIBDIR);
+	}
+	say_line("cannot find " SYSSHIM_SONAME " (looked in ", __ss_cstr(&looked),
+		 j->careful ? "): under a seccomp filter or a tracer, the command runs untouched"
 			    : "); set SYSSHIM_LIB=/path/to/" SYSSHIM_SONAME);
 	return -1;
 }
