@@ -108,6 +108,123 @@ static int uring_fds(void)
 	return n;
 }
 
+/* ---- waiting on events, never on time ---- */
+
+static int is_uring_fd(long fd)
+{
+	char p[64], l[64];
+	snprintf(p, sizeof p, "/proc/self/fd/%ld", fd);
+	ssize_t k = readlink(p, l, sizeof l - 1);
+	if (k <= 0)
+		return 0;
+	l[k] = 0;
+	return strcmp(l, "anon_inode:[io_uring]") == 0;
+}
+
+/* Whether every io_uring of this process is quiet, from its /proc/self/fdinfo: no
+ * request armed to wait for a full counter (PollList), and, where the kernel shows the
+ * rings' heads (Linux 5.18 on), every entry it took has its completion posted
+ * (SqHead == CqTail, those waiting in CqOverflowList counted). A write the library left
+ * behind is one or the other, until it lands. */
+static int uring_quiet(void)
+{
+	DIR *d = opendir("/proc/self/fd");
+	struct dirent *de;
+	int quiet = 1;
+
+	if (!d)
+		return 0;
+	while (quiet && (de = readdir(d))) {
+		long fd = atol(de->d_name);
+		if (de->d_name[0] == '.' || fd == dirfd(d) || !is_uring_fd(fd))
+			continue;
+		char p[64], line[256];
+		snprintf(p, sizeof p, "/proc/self/fdinfo/%ld", fd);
+		FILE *f = fopen(p, "r");
+		if (!f) {
+			quiet = 0;
+			break;
+		}
+		unsigned head = 0, tail = 0, over = 0;
+		int heads = 0;
+		while (fgets(line, sizeof line, f)) {
+			heads += sscanf(line, "SqHead: %u", &head) == 1;
+			heads += sscanf(line, "CqTail: %u", &tail) == 1;
+			if (!strncmp(line, "  op=", 5))
+				quiet = 0;		/* a request armed on a file */
+			over += !strncmp(line, "  user_data=", 12);
+		}
+		fclose(f);
+		if (heads == 2 && head != tail + over)
+			quiet = 0;
+	}
+	closedir(d);
+	return quiet;
+}
+
+/* Waits for uring_quiet(); 0 if it is not so within SECS (times slow()). */
+static int wait_uring_quiet(double secs)
+{
+	double end = now() + secs * slow();
+	while (!uring_quiet()) {
+		if (now() > end)
+			return 0;
+		sched_yield();
+	}
+	return 1;
+}
+
+/* The first argument of the system call thread TID sleeps in: its state in
+ * /proc/self/task/TID/stat is S, and /proc/self/task/TID/syscall names the call.
+ * -1: not asleep in a call; -2: asleep, the call not known (that file cannot be read
+ * here). Under valgrind a thread also sleeps waiting for its turn: the argument
+ * tells that apart. */
+static long asleep_in(pid_t tid)
+{
+	char p[64], b[512];
+	long nr;
+	unsigned long a0;
+
+	snprintf(p, sizeof p, "/proc/self/task/%d/stat", (int)tid);
+	int f = open(p, O_RDONLY);
+	ssize_t n = f < 0 ? -1 : read(f, b, sizeof b - 1);
+	if (f >= 0)
+		close(f);
+	if (n <= 0)
+		return -1;
+	b[n] = 0;
+	char *s = strrchr(b, ')');
+	if (!s || s[1] != ' ' || s[2] != 'S')
+		return -1;
+	snprintf(p, sizeof p, "/proc/self/task/%d/syscall", (int)tid);
+	f = open(p, O_RDONLY);
+	n = f < 0 ? -1 : read(f, b, sizeof b - 1);
+	if (f >= 0)
+		close(f);
+	if (n <= 0)
+		return -2;
+	b[n] = 0;
+	if (sscanf(b, "%ld %lx", &nr, &a0) != 2 || nr < 0)
+		return -1;		/* "running", or asleep outside a call */
+	return (long)a0;
+}
+
+/* Waits until thread TID sleeps in a call whose first argument ON accepts (1), or
+ * *DONE is set (0: the call it would sleep in returned); -1 after SECS (times slow()). */
+static int wait_asleep(pid_t tid, int (*on)(long), const int *done, double secs)
+{
+	double end = now() + secs * slow();
+	while (!__atomic_load_n(done, __ATOMIC_SEQ_CST)) {
+		long a = asleep_in(tid);
+		if (a != -1 && (a == -2 || on(a)))
+			return !__atomic_load_n(done, __ATOMIC_SEQ_CST);
+		if (now() > end)
+			return -1;
+		sched_yield();
+	}
+	return 0;
+}
+
 /* Whether this kernel (and sandbox) lets us set up a ring at all, asked raw. */
 static int kernel_has_uring(void)
 {
@@ -394,13 +511,66 @@ static void on_wakeup_alarm(int sig)
 	(void)sig;
 }
 
+/* The notifier of a stress run, and the epoll instance its consumer waits in (-1:
+ * W_BLOCK, the consumer waits in a blocking drain). */
+static int stress_setup(struct stress *s, int mode, int nflags)
+{
+	int ep = -1;
+
+	ck_assert_int_eq(sysshim_notifier_init(&s->n, nflags | (mode == W_BLOCK ? 0 : SYSSHIM_NOTIFIER_NONBLOCK)), 0);
+	if (mode != W_BLOCK) {
+		struct epoll_event ev = { .events = EPOLLIN | (mode == W_ET ? EPOLLET : 0) };
+		ep = epoll_create1(0);
+		ck_assert_int_ge(ep, 0);
+		ck_assert_int_eq(epoll_ctl(ep, EPOLL_CTL_ADD, s->n.fd, &ev), 0);
+	}
+	return ep;
+}
+
+/* One round's consumer: waits and drains until the producers' TARGET items are
+ * seen, adding what it drains to *DRAINED. 1 if a wait timed out: a lost wakeup. */
+static int consume_round(struct stress *s, int mode, int ep, int timeout_ms, long target,
+			 uint64_t *drained)
+{
+	long seen = 0;
+
+	while (seen != target) {
+		uint64_t c = 0;
+		if (mode == W_BLOCK) {
+			/* A blocking read that never returns is a lost wakeup: the
+			 * alarm interrupts it (EINTR). */
+			alarm(timeout_ms / 1000 + 1);
+			int k = sysshim_notifier_drain(&s->n, &c);
+			if (k < 0 && errno == EINTR)
+				return 1;
+			ck_assert_int_eq(k, 1);
+		} else {
+			struct epoll_event ev;
+			int k = epoll_wait(ep, &ev, 1, timeout_ms);
+			if (k == 0)
+				return 1;
+			ck_assert_int_eq(k, 1);
+			if (s->broken) {
+				c = broken_drain(s, &seen);
+				*drained += c;
+				continue;
+			}
+			ck_assert_int_ge(sysshim_notifier_drain(&s->n, &c), 0);
+		}
+		*drained += c;
+		seen = __atomic_load_n(&s->work, __ATOMIC_SEQ_CST);
+		ck_assert_int_le(seen, target);
+	}
+	return 0;
+}
+
 /* Returns the number of rounds whose consumer timed out (0 when all is well). */
 static int run_stress(int mode, int nflags, int producers, int per_round, int rounds, int broken,
 		      int timeout_ms, uint64_t *drained_out, struct stress *out)
 {
 	static struct stress s;
 	pthread_t th[8];
-	int ep = -1, lost = 0;
+	int ep, lost = 0;
 	uint64_t drained = 0;
 
 	struct sigaction sa = { .sa_handler = on_wakeup_alarm };	/* no SA_RESTART */
@@ -410,50 +580,14 @@ static int run_stress(int mode, int nflags, int producers, int per_round, int ro
 	s.per_round = per_round;
 	s.rounds = rounds;
 	s.broken = broken;
-	ck_assert_int_eq(sysshim_notifier_init(&s.n, nflags | (mode == W_BLOCK ? 0 : SYSSHIM_NOTIFIER_NONBLOCK)), 0);
-	if (mode != W_BLOCK) {
-		struct epoll_event ev = { .events = EPOLLIN | (mode == W_ET ? EPOLLET : 0) };
-		ep = epoll_create1(0);
-		ck_assert_int_ge(ep, 0);
-		ck_assert_int_eq(epoll_ctl(ep, EPOLL_CTL_ADD, s.n.fd, &ev), 0);
-	}
+	ep = stress_setup(&s, mode, nflags);
 	pthread_barrier_init(&s.go, NULL, producers + 1);
 	for (int i = 0; i < producers; i++)
 		pthread_create(&th[i], NULL, producer, &s);
 	for (int r = 0; r < rounds; r++) {
-		long target = (long)(r + 1) * producers * per_round, seen = 0;
 		pthread_barrier_wait(&s.go);
-		while (seen != target) {
-			uint64_t c = 0;
-			if (mode == W_BLOCK) {
-				/* A blocking read that never returns is a lost wakeup: the
-				 * alarm interrupts it (EINTR). */
-				alarm(timeout_ms / 1000 + 1);
-				int k = sysshim_notifier_drain(&s.n, &c);
-				if (k < 0 && errno == EINTR) {
-					lost++;
-					break;
-				}
-				ck_assert_int_eq(k, 1);
-			} else {
-				struct epoll_event ev;
-				int k = epoll_wait(ep, &ev, 1, timeout_ms);
-				if (k == 0) {
-					lost++;
-					break;
-				}
-				ck_assert_int_eq(k, 1);
-				if (broken) {
-					c = broken_drain(&s, &seen);
-					drained += c;
-					continue;
-				}
-				ck_assert_int_ge(sysshim_notifier_drain(&s.n, &c), 0);
-			}
-			drained += c;
-			seen = __atomic_load_n(&s.work, __ATOMIC_SEQ_CST);
-			ck_assert_int_le(seen, target);
-		}
+		lost += consume_round(&s, mode, ep, timeout_ms, (long)(r + 1) * producers * per_round,
+				      &drained);
 		if (lost && broken)
 			__atomic_store_n(&s.stop, 1, __ATOMIC_SEQ_CST);
 		pthread_barrier_wait(&s.go);
@@ -735,11 +869,26 @@ START_TEST(batch_split_at_max)
 }
 END_TEST
 
-static void *drain_later(void *arg)
+/* The reader of batch_blocking_fd_blocks: it reads the blocking eventfd once the
+ * flushing thread sleeps in its write to it, or once the flush has returned. */
+struct drain_blocked {
+	pid_t tid;
+	int fd, flushed, asleep;
+	uint64_t got;
+};
+static int drain_fd;
+
+static int on_drain_fd(long a)
 {
-	int fd = (int)(intptr_t)arg;
-	usleep(200000);
-	return (void *)(uintptr_t)kread(fd);
+	return a == drain_fd;
+}
+
+static void *drain_when_blocked(void *arg)
+{
+	struct drain_blocked *d = arg;
+	d->asleep = wait_asleep(d->tid, on_drain_fd, &d->flushed, 10);
+	d->got = kread(d->fd);
+	return NULL;
 }
 
 /* A blocking eventfd keeps blocking semantics: the flush waits for the reader. */
@@ -748,19 +897,20 @@ START_TEST(batch_blocking_fd_blocks)
 	struct sysshim_batch *b = mkbatch(0);
 	int e = efd(0, 0), f = efd(0, 0), g = efd(0, EFD_NONBLOCK);
 	pthread_t t;
-	void *got;
+	struct drain_blocked d = { .tid = (pid_t)syscall(SYS_gettid), .fd = e };
 
 	kwrite(e, EFD_MAX - 1);
 	ck_assert_int_eq(sysshim_batch_add(b, e, 5), 0);
 	ck_assert_int_eq(sysshim_batch_add(b, f, 1), 0);
 	ck_assert_int_eq(sysshim_batch_add(b, g, 1), 0);
-	pthread_create(&t, NULL, drain_later, (void *)(intptr_t)e);
-	double t0 = now();
+	drain_fd = e;
+	pthread_create(&t, NULL, drain_when_blocked, &d);
 	ck_assert_int_eq(sysshim_batch_flush(b), 0);
-	double dt = now() - t0;
-	pthread_join(t, &got);
-	ck_assert_uint_eq((uint64_t)(uintptr_t)got, EFD_MAX - 1);
-	ck_assert_msg(dt > 0.15, "flush returned after %.3f s: it did not block", dt);
+	__atomic_store_n(&d.flushed, 1, __ATOMIC_SEQ_CST);
+	pthread_join(t, NULL);
+	ck_assert_uint_eq(d.got, EFD_MAX - 1);
+	ck_assert_msg(d.asleep == 1, "the flush %s: it did not block",
+		      d.asleep ? "never slept in its write within 10 s" : "returned before the reader read");
 	ck_assert_uint_eq(kread(e), 5);
 	/* Blocking fds never go through io_uring. */
 	ck_assert_uint_eq(b->uring_writes, 0);
@@ -1252,7 +1402,7 @@ END_TEST
  * until a write(2) costs at least want_ns more than before and 4 times what it did,
  * or 8 filters are in (the kernel's limit is 32768 instructions in all). 4 times:
  * the library takes a sample within twice the stored cost for noise and then looks
- * again less often (src/eventfd/batch_way.c), so a smaller change is followed only slowly; where
+ * again less often (src/eventfd/batch_choice.c), so a smaller change is followed only slowly; where
  * a syscall is dear already (qemu TCG of arm64, where one filter adds less than the
  * write costs: docs/results.md, "What the limits in the code are set against") one
  * filter is not enough. Returns the write's cost before and after, -1 where
@@ -1302,119 +1452,148 @@ static int slow_syscalls(double want_ns, double *before, double *after)
 /* The decision moves with the machine: measured on this machine first, then every
  * syscall made dearer by seccomp filters (what a migration to a host without
  * PCID does); within a bounded number of flushes io_uring takes over for 16 fds. */
+/* What each way really costs now, forced, the fastest of 5 x 20 flushes of 16
+ * eventfds each, interleaved: the reference the decision is held to (seconds). */
+static void forced_costs(double *tp, double *tu)
+{
+	static struct sysshim_batch fp, fu;
+	static struct sysshim_batch_ent ep[32], eu[32];
+	int tfd[16];
+
+	*tp = *tu = 1e12;
+	sysshim_batch_init(&fp, ep, 32);
+	sysshim_batch_init(&fu, eu, 32);
+	fp.flags = SYSSHIM_BATCH_PLAIN;
+	fu.flags = SYSSHIM_BATCH_URING;
+	for (int i = 0; i < 16; i++)
+		tfd[i] = efd(0, EFD_NONBLOCK);
+	for (int r = 0; r < 5; r++)
+		for (int way = 0; way < 2; way++) {
+			struct sysshim_batch *fb = way ? &fu : &fp;
+			double x = now();
+			for (int k = 0; k < 20; k++) {
+				for (int i = 0; i < 16; i++)
+					CHILD_CHECK(sysshim_batch_add(fb, tfd[i], 1) == 0, 36);
+				CHILD_CHECK(sysshim_batch_flush(fb) == 0, 37);
+			}
+			x = now() - x;
+			if (way)
+				*tu = x < *tu ? x : *tu;
+			else
+				*tp = x < *tp ? x : *tp;
+		}
+	for (int i = 0; i < 16; i++)
+		CHILD_CHECK(kread(tfd[i]) == 5 * 2 * 20, 38);
+}
+
+/* The decision follows: samples come at most 2 x the interval later (both ways
+ * re-measured), then, while a sample is more than twice the stored cost, 16 - 32
+ * flushes apart, each raising the cost by 5/4 (clamped): the stored cost reaches half
+ * the real one C (ns) within log(C / 2 P) / log(5/4) plain samples, one in 50 flushes
+ * at most. Flushed 100 at a time until it has, at most 2 x the interval + 100 flushes
+ * per sample needed (+ 4: noise). Returns the flushes done; *CAP, the bound. */
+static int flush_until_cost_follows(struct sysshim_batch *b, const struct sysshim_batch_info *bi,
+				    double c, int *cap, struct sysshim_batch_info *bj)
+{
+	int need = 1, done = 0;
+
+	CHILD_CHECK(bi->interval <= 1024, 34);
+	for (double x = bi->plain_ns; x < c / 2 && need < 100; x *= 1.25)
+		need++;
+	*cap = 2 * (int)bi->interval + 100 * (need + 4);
+	do {
+		flush_exact(b, 16, 100);
+		done += 100;
+		sysshim_batch_info(bj);
+	} while (bj->plain_ns < 0.45 * c && done < *cap);
+	return done;
+}
+
+/* The way the decision takes, over windows of 200 flushes: one timed flush that an
+ * emulated CPU's host stretches moves a cost for up to 32 flushes (the decision
+ * answering noise as designed), so a window may be short of 180; up to 3 windows, and
+ * the way must hold in one of them (a decision that does not move fails all three).
+ * Returns the last window's flushes; *WINDOWS, how many. */
+static struct flushes way_taken(struct sysshim_batch *b, double tp, double tu, int *windows)
+{
+	struct flushes g;
+	int clear = tp > 1.5 * tu || tu > 1.5 * tp;
+
+	*windows = 0;
+	do {
+		g = flush_exact(b, 16, 200);
+		++*windows;
+	} while (clear && *windows < 3 &&
+		 (tp > 1.5 * tu ? g.uring_writes < 16 * 180 : g.writes < 16 * 180));
+	return g;
+}
+
+/* The settled decision, then 8 seccomp filters make every syscall dearer: the stored
+ * plain cost follows, and the way the forced flushes show faster is taken. */
+static void dearer_case(void)
+{
+	static struct sysshim_batch b;
+	static struct sysshim_batch_ent e[32];
+	struct sysshim_batch_info bi, bj;
+	double before, after, tp, tu;
+	int cap, windows;
+
+	sysshim_batch_init(&b, e, 32);
+	/* Long enough to settle (the interval grows to 2^8 or so). */
+	flush_exact(&b, 16, 400);
+	sysshim_batch_info(&bi);
+	if (bi.clock == SYSSHIM_CLOCK_COARSE) {
+		/* nothing timed: every flush plain (batch_auto_measures checks it) */
+		fprintf(stderr, "the clock ticks by jiffies here: test skipped\n");
+		return;
+	}
+	CHILD_CHECK(bi.calibrated, 30);
+	double t0 = now();
+	int slow = slow_syscalls(2000, &before, &after);
+	if (slow) {
+		fprintf(stderr, slow < 0 ? "seccomp not available here: test skipped\n" :
+			"8 seccomp filters: write(2) %.0f -> %.0f ns, not 4 x: test skipped\n",
+			before, after);
+		return;
+	}
+	forced_costs(&tp, &tu);
+	double t1 = now();
+	double c = tp * 1e9 / (20 * 16);	/* one write(2) of a flush now, ns */
+	int done = flush_until_cost_follows(&b, &bi, c, &cap, &bj);
+	struct flushes g = way_taken(&b, tp, tu, &windows);
+	sysshim_batch_info(&bj);
+	fprintf(stderr, "syscalls made dearer: write(2) %.0f -> %.0f ns; decision before: "
+		"P %u A %u U %u, io_uring from %u; after: P %u A %u U %u, io_uring from %u; "
+		"last 200 flushes: %lu via io_uring (window %d); forced (20 flushes): plain "
+		"%.0f us, io_uring %.0f us; P to 0.45 x %.0f ns: %d flushes (at most %d); "
+		"%.1f s + %.1f s\n", before, after, bi.plain_ns,
+		bi.uring_enter_ns, bi.uring_write_ns, bi.crossover, bj.plain_ns,
+		bj.uring_enter_ns, bj.uring_write_ns, bj.crossover, g.uring_writes / 16, windows,
+		tp * 1e6, tu * 1e6, c, done, cap, t1 - t0, now() - t1);
+	/* 0.45 x c, c at least 3 x the old cost: two samples at least. */
+	if (c >= 3.0 * bi.plain_ns)
+		CHILD_CHECK(bj.plain_ns >= 0.45 * c, 31);
+	else
+		fprintf(stderr, "a write(2) in a flush only %.1f x dearer: the cost not checked\n",
+			c / bi.plain_ns);
+	/* Where one way is clearly faster, the decision took it. */
+	if (tp > 1.5 * tu) {
+		CHILD_CHECK(bj.crossover >= 2 && bj.crossover <= 16, 32);
+		CHILD_CHECK(g.uring_writes >= 16 * 180, 33);
+	} else if (tu > 1.5 * tp) {
+		CHILD_CHECK(g.writes >= 16 * 180, 35);
+	} else {
+		fprintf(stderr, "neither way clearly faster here: the way is not checked\n");
+	}
+}
+
 START_TEST(batch_decision_moves_when_syscalls_get_dearer)
 {
 	if (!forked_by_check() || !sysshim_eventfd_uring() || RUNNING_ON_VALGRIND)
 		return;
 	pid_t pid = fork();
 	if (pid == 0) {
-		static struct sysshim_batch b;
-		static struct sysshim_batch_ent e[32];
-		struct sysshim_batch_info bi, bj;
-		double before, after;
-		sysshim_batch_init(&b, e, 32);
-		/* Long enough to settle (the interval grows to 2^8 or so). */
-		struct flushes f = flush_exact(&b, 16, 400);
-		sysshim_batch_info(&bi);
-		if (bi.clock == SYSSHIM_CLOCK_COARSE) {
-			/* nothing timed: every flush plain (batch_auto_measures checks it) */
-			fprintf(stderr, "the clock ticks by jiffies here: test skipped\n");
-			_exit(0);
-		}
-		CHILD_CHECK(bi.calibrated, 30);
-		double t0 = now();
-		int slow = slow_syscalls(2000, &before, &after);
-		if (slow) {
-			fprintf(stderr, slow < 0 ? "seccomp not available here: test skipped\n" :
-				"8 seccomp filters: write(2) %.0f -> %.0f ns, not 4 x: test skipped\n",
-				before, after);
-			_exit(0);
-		}
-		/* What each way really costs now, forced, the fastest of 5 x 20 flushes
-		 * each, interleaved: the reference the decision is held to. */
-		static struct sysshim_batch fp, fu;
-		static struct sysshim_batch_ent ep[32], eu[32];
-		double tp = 1e12, tu = 1e12;
-		sysshim_batch_init(&fp, ep, 32);
-		sysshim_batch_init(&fu, eu, 32);
-		fp.flags = SYSSHIM_BATCH_PLAIN;
-		fu.flags = SYSSHIM_BATCH_URING;
-		int tfd[16];
-		for (int i = 0; i < 16; i++)
-			tfd[i] = efd(0, EFD_NONBLOCK);
-		for (int r = 0; r < 5; r++)
-			for (int way = 0; way < 2; way++) {
-				struct sysshim_batch *fb = way ? &fu : &fp;
-				double x = now();
-				for (int k = 0; k < 20; k++) {
-					for (int i = 0; i < 16; i++)
-						CHILD_CHECK(sysshim_batch_add(fb, tfd[i], 1) == 0, 36);
-					CHILD_CHECK(sysshim_batch_flush(fb) == 0, 37);
-				}
-				x = now() - x;
-				if (way)
-					tu = x < tu ? x : tu;
-				else
-					tp = x < tp ? x : tp;
-			}
-		for (int i = 0; i < 16; i++)
-			CHILD_CHECK(kread(tfd[i]) == 5 * 2 * 20, 38);
-		/* The decision follows: samples come at most 2 x the interval later (both
-		 * ways re-measured), then, while a sample is more than twice the stored
-		 * cost, 16 - 32 flushes apart, each raising the cost by 5/4 (clamped):
-		 * the stored cost reaches half the real one (c below) within
-		 * log(c / 2 P) / log(5/4) plain samples, one in 50 flushes at most.
-		 * Flushed 100 at a time until it has, at most 2 x the interval + 100
-		 * flushes per sample needed (+ 4: noise). */
-		double t1 = now();
-		CHILD_CHECK(bi.interval <= 1024, 34);
-		double c = tp * 1e9 / (20 * 16);	/* one write(2) of a flush now, ns */
-		int need = 1;
-		for (double x = bi.plain_ns; x < c / 2 && need < 100; x *= 1.25)
-			need++;
-		int cap = 2 * (int)bi.interval + 100 * (need + 4), done = 0;
-		do {
-			f = flush_exact(&b, 16, 100);
-			done += 100;
-			sysshim_batch_info(&bj);
-		} while (bj.plain_ns < 0.45 * c && done < cap);
-		/* The way the decision takes, over windows of 200 flushes: one timed flush
-		 * that an emulated CPU's host stretches moves a cost for up to 32 flushes
-		 * (the decision answering noise as designed), so a window may be short of
-		 * 180; up to 3 windows, and the way must hold in one of them (a decision
-		 * that does not move fails all three). */
-		struct flushes g;
-		int windows = 0, clear = tp > 1.5 * tu || tu > 1.5 * tp;
-		do {
-			g = flush_exact(&b, 16, 200);
-			windows++;
-		} while (clear && windows < 3 &&
-			 (tp > 1.5 * tu ? g.uring_writes < 16 * 180 : g.writes < 16 * 180));
-		sysshim_batch_info(&bj);
-		fprintf(stderr, "syscalls made dearer: write(2) %.0f -> %.0f ns; decision before: "
-			"P %u A %u U %u, io_uring from %u; after: P %u A %u U %u, io_uring from %u; "
-			"last 200 flushes: %lu via io_uring (window %d); forced (20 flushes): plain "
-			"%.0f us, io_uring %.0f us; P to 0.45 x %.0f ns: %d flushes (at most %d); "
-			"%.1f s + %.1f s\n", before, after, bi.plain_ns,
-			bi.uring_enter_ns, bi.uring_write_ns, bi.crossover, bj.plain_ns,
-			bj.uring_enter_ns, bj.uring_write_ns, bj.crossover, g.uring_writes / 16, windows,
-			tp * 1e6, tu * 1e6, c, done, cap, t1 - t0, now() - t1);
-		/* 0.45 x c, c at least 3 x the old cost: two samples at least. */
-		if (c >= 3.0 * bi.plain_ns)
-			CHILD_CHECK(bj.plain_ns >= 0.45 * c, 31);
-		else
-			fprintf(stderr, "a write(2) in a flush only %.1f x dearer: the cost not checked\n",
-				c / bi.plain_ns);
-		/* Where one way is clearly faster, the decision took it. */
-		if (tp > 1.5 * tu) {
-			CHILD_CHECK(bj.crossover >= 2 && bj.crossover <= 16, 32);
-			CHILD_CHECK(g.uring_writes >= 16 * 180, 33);
-		} else if (tu > 1.5 * tp) {
-			CHILD_CHECK(g.writes >= 16 * 180, 35);
-		} else {
-			fprintf(stderr, "neither way clearly faster here: the way is not checked\n");
-		}
-		(void)f;
+		dearer_case();
 		_exit(0);
 	}
 	expect_child(pid);
@@ -1499,10 +1678,10 @@ END_TEST
 
 /* ---- bad fds ---- */
 
-START_TEST(batch_bad_fds)
+/* What is no eventfd, or no open fd, is refused at once, and nothing is added. */
+static void bad_fds_refused(struct sysshim_batch *b, int a)
 {
-	struct sysshim_batch *b = mkbatch(_i);
-	int p[2], closed = efd(0, 0), a = efd(0, EFD_NONBLOCK), c = efd(0, EFD_NONBLOCK);
+	int p[2], closed = efd(0, 0);
 	int devnull = open("/dev/null", O_WRONLY), ep = epoll_create1(0);
 
 	ck_assert_int_eq(pipe(p), 0);
@@ -1523,9 +1702,12 @@ START_TEST(batch_bad_fds)
 	errno = 0;
 	ck_assert_int_eq(sysshim_batch_forget(b, a), -1);
 	ck_assert_int_eq(errno, ENOENT);
+}
 
-	/* An fd closed behind the batch's back: reported, kept, the others applied.
-	 * (A first flush sets up the ring, so that its fd cannot take the number.) */
+/* An fd closed behind the batch's back: reported, kept, the others applied.
+ * (A first flush sets up the ring, so that its fd cannot take the number.) */
+static void closed_fd_kept(struct sysshim_batch *b, int a, int c)
+{
 	ck_assert_int_eq(sysshim_batch_add(b, a, 1), 0);
 	ck_assert_int_eq(sysshim_batch_add(b, c, 1), 0);
 	ck_assert_int_eq(sysshim_batch_flush(b), 0);
@@ -1546,8 +1728,11 @@ START_TEST(batch_bad_fds)
 	ck_assert_uint_eq(kread(c), 5);
 	ck_assert_int_eq(sysshim_batch_forget(b, d), 0);
 	ck_assert_int_eq(sysshim_batch_flush(b), 0);
+}
 
-	/* A full batch says so. */
+/* A full batch says so. */
+static void full_batch_refuses(int a, int c)
+{
 	struct sysshim_batch small;
 	struct sysshim_batch_ent two[2];
 	ck_assert_int_eq(sysshim_batch_init(&small, two, 2), 0);
@@ -1558,6 +1743,16 @@ START_TEST(batch_bad_fds)
 	ck_assert_int_eq(sysshim_batch_add(&small, e3, 1), -1);
 	ck_assert_int_eq(errno, ENOBUFS);
 	sysshim_batch_destroy(&small);
+}
+
+START_TEST(batch_bad_fds)
+{
+	struct sysshim_batch *b = mkbatch(_i);
+	int a = efd(0, EFD_NONBLOCK), c = efd(0, EFD_NONBLOCK);
+
+	bad_fds_refused(b, a);
+	closed_fd_kept(b, a, c);
+	full_batch_refuses(a, c);
 	sysshim_batch_destroy(b);
 }
 END_TEST
@@ -1604,7 +1799,7 @@ static void full_counter_case(int way)
 	CHILD_CHECK(kread(c) == 1 && kread(a) == fill, 5);
 	/* The kept increment goes in once there is room, and only once. */
 	CHILD_CHECK(sysshim_batch_flush(&b) == 0, 6);
-	usleep(20000);
+	CHILD_CHECK(wait_uring_quiet(5), 8);	/* a write left behind lands, or fails this */
 	CHILD_CHECK(kread(a) == add && kread(a) == 0, 7);
 	sysshim_batch_destroy(&b);
 }
@@ -1638,10 +1833,10 @@ static void kept_write_case(int unused)
 	 * cancelled with the first: the report says which, and the counter agrees. */
 	CHILD_CHECK(e[1].value == 0 ? kread(c) == 1 : e[1].error == EAGAIN && kread(c) == 0, 5);
 	CHILD_CHECK(kread(a) == EFD_MAX, 6);
-	usleep(20000);
+	CHILD_CHECK(wait_uring_quiet(5), 10);
 	CHILD_CHECK(kread(a) == 0 && kread(c) == 0, 7);	/* no cancelled write lands */
 	CHILD_CHECK(sysshim_batch_flush(&b) == 0 && kread(a) == 1, 8);
-	usleep(20000);
+	CHILD_CHECK(wait_uring_quiet(5), 11);
 	CHILD_CHECK(kread(a) == 0, 9);
 	sysshim_batch_destroy(&b);
 }
@@ -1655,22 +1850,32 @@ END_TEST
 /* The write kept, the signal, the refused io_uring_enter: a filter refuses every
  * io_uring_enter that submits one entry (the flush's cancellation; its submission
  * has two), a signal arrives while the flush waits for the kept write, and a reader
- * empties the counter 50 ms on. The kept write lands, the flush reports it applied,
- * and the reader receives 1 for the 1 added: never 2. */
-static int kept_a;
+ * empties the counter once the flush waits again. The kept write lands, the flush
+ * reports it applied, and the reader receives 1 for the 1 added: never 2. */
+static int kept_a, kept_flushed, kept_late;
+static volatile sig_atomic_t kept_handled;
+static pid_t kept_tid;
 static pthread_t kept_main;
 
 static void *kept_reader(void *arg)
 {
-	usleep(30000);
+	/* The flush waits in io_uring_enter (or has returned: this kernel failed the
+	 * write at once), then the signal, handled, then the flush waits again. */
+	int w = wait_asleep(kept_tid, is_uring_fd, &kept_flushed, 10);
 	pthread_kill(kept_main, SIGUSR1);
-	usleep(20000);
+	double end = now() + 10 * slow();
+	while (w == 1 && !kept_handled && now() < end)
+		sched_yield();
+	if (w == 1)
+		w = kept_handled ? wait_asleep(kept_tid, is_uring_fd, &kept_flushed, 10) : -1;
+	kept_late = w < 0;
 	*(uint64_t *)arg = kread(kept_a);
 	return 0;
 }
 
 static void on_usr1(int sig)
 {
+	kept_handled = 1;
 }
 
 static void kept_refused_case(int unused)
@@ -1703,9 +1908,12 @@ static void kept_refused_case(int unused)
 	b.flags = SYSSHIM_BATCH_URING;
 	CHILD_CHECK(!sysshim_batch_add(&b, kept_a, 1) && !sysshim_batch_add(&b, c, 1), 2);
 	kept_main = pthread_self();
+	kept_tid = (pid_t)syscall(SYS_gettid);
 	pthread_create(&t, 0, kept_reader, &first);
 	int r = sysshim_batch_flush(&b);
+	__atomic_store_n(&kept_flushed, 1, __ATOMIC_SEQ_CST);
 	pthread_join(t, 0);
+	CHILD_CHECK(!kept_late, 9);	/* the flush neither waited nor returned within 10 s */
 	CHILD_CHECK(first == EFD_MAX, 3);
 	if (r == 0) {
 		/* The kernel kept the write: it landed after the read, once. */
@@ -1716,7 +1924,7 @@ static void kept_refused_case(int unused)
 		CHILD_CHECK(sysshim_batch_flush(&b) == 0 && kread(kept_a) == 1, 6);
 	}
 	CHILD_CHECK(kread(c) == 1 && sysshim_batch_flush(&b) == 0, 7);
-	usleep(20000);
+	CHILD_CHECK(wait_uring_quiet(5), 10);
 	CHILD_CHECK(kread(kept_a) == 0, 8);
 	sysshim_batch_destroy(&b);
 }
@@ -1850,9 +2058,9 @@ START_TEST(notifier_late_step_keeps_newer_claim)
 }
 END_TEST
 
-static Suite *suite(void)
+/* The cases, by what they test: one TCase each. */
+static TCase *notifier_cases(void)
 {
-	Suite *s = suite_create("eventfd");
 	TCase *t = tcase_create("notifier");
 	tcase_add_test(t, notifier_basics);
 	tcase_add_test(t, notifier_blocking_read);
@@ -1860,17 +2068,23 @@ static Suite *suite(void)
 	tcase_add_test(t, notifier_emfile);
 	tcase_add_test(t, notifier_signal_handler);
 	tcase_set_timeout(t, 30 * slow());
-	suite_add_tcase(s, t);
+	return t;
+}
 
-	t = tcase_create("stress");
+static TCase *stress_cases(void)
+{
+	TCase *t = tcase_create("stress");
 	tcase_add_loop_test(t, stress_no_lost_wakeup, 0, 6);
 	tcase_add_test(t, stress_harness_catches_broken_protocol);
 	tcase_add_loop_test(t, membarrier_refused_or_off, 0, 3);
 	tcase_add_test(t, membarrier_refused_later);
 	tcase_set_timeout(t, 90 * slow());
-	suite_add_tcase(s, t);
+	return t;
+}
 
-	t = tcase_create("batch");
+static TCase *batch_cases(void)
+{
+	TCase *t = tcase_create("batch");
 	tcase_add_loop_test(t, batch_sums_per_fd, 0, 2);
 	tcase_add_loop_test(t, batch_semaphore_counts, 0, 2);
 	tcase_add_loop_test(t, batch_overflow_partial_flush, 0, 2);
@@ -1880,9 +2094,12 @@ static Suite *suite(void)
 	tcase_add_loop_test(t, batch_bad_fds, 0, 2);
 	tcase_add_test(t, batch_uring_after_fork);
 	tcase_set_timeout(t, 30 * slow());
-	suite_add_tcase(s, t);
+	return t;
+}
 
-	t = tcase_create("decision");
+static TCase *decision_cases(void)
+{
+	TCase *t = tcase_create("decision");
 	tcase_add_loop_test(t, batch_forced_each_way, 0, 4);
 	tcase_add_test(t, batch_auto_measures);
 	tcase_add_test(t, batch_decision_follows_costs);
@@ -1892,23 +2109,40 @@ static Suite *suite(void)
 	tcase_add_test(t, batch_env_bad_value);
 	tcase_add_loop_test(t, batch_clock, 0, 2);
 	tcase_set_timeout(t, 60 * slow());
-	suite_add_tcase(s, t);
+	return t;
+}
 
-	t = tcase_create("edges");
+static TCase *edges_cases(void)
+{
+	TCase *t = tcase_create("edges");
 	tcase_add_loop_test(t, batch_full_nonblocking_never_waits, 0, 8);
 	tcase_add_test(t, batch_kept_write_is_cancelled);
 	tcase_add_test(t, batch_kept_write_then_refused_enter_applies_once);
 	tcase_add_test(t, notifier_fallback_write_refused);
 	tcase_add_test(t, notifier_late_step_keeps_newer_claim);
 	tcase_set_timeout(t, 30 * slow());
-	suite_add_tcase(s, t);
+	return t;
+}
 
-	t = tcase_create("fallback");
+static TCase *fallback_cases(void)
+{
+	TCase *t = tcase_create("fallback");
 	tcase_add_loop_test(t, fallback_seccomp_denies_setup, 0, 2);
 	tcase_add_test(t, fallback_seccomp_after_probe);
 	tcase_add_test(t, fallback_env_switch);
 	tcase_set_timeout(t, 30 * slow());
-	suite_add_tcase(s, t);
+	return t;
+}
+
+static Suite *suite(void)
+{
+	Suite *s = suite_create("eventfd");
+	suite_add_tcase(s, notifier_cases());
+	suite_add_tcase(s, stress_cases());
+	suite_add_tcase(s, batch_cases());
+	suite_add_tcase(s, decision_cases());
+	suite_add_tcase(s, edges_cases());
+	suite_add_tcase(s, fallback_cases());
 	return s;
 }
 

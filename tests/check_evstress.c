@@ -45,6 +45,8 @@
 #include <linux/filter.h>
 #include <linux/seccomp.h>
 #include <sys/epoll.h>
+#include <limits.h>
+#include <linux/futex.h>
 #include <sys/eventfd.h>
 #include <sys/mman.h>
 #include <sys/prctl.h>
@@ -52,6 +54,11 @@
 #include <sys/wait.h>
 #include "sysshim.h"
 #include "common/testutil.h"
+#if __has_include(<valgrind/valgrind.h>)
+#include <valgrind/valgrind.h>
+#else
+#define RUNNING_ON_VALGRIND 0
+#endif
 
 #define EFD_MAX 0xfffffffffffffffeULL
 #define NB_FLAG 04000		/* EFD_NONBLOCK = O_NONBLOCK */
@@ -221,54 +228,70 @@ static void on_watchdog(int sig)
  * watchdog of its own (SIGALRM in the child) and one in the parent (SIGKILL). */
 typedef void (*round_fn)(struct rng *r, double secs);
 
-static void run_rounds(const char *what, round_fn fn, double share, double round_secs,
-		       unsigned salt)
+/* Waits for child PID to end, SECS at most: 0 and its *STATUS, or -1 if it has not.
+ * The wait is on its pidfd (Linux 5.3 on); where there is none (valgrind 3.19 and
+ * emulators without pidfd_open, asked once), waitpid is asked every 2 ms. */
+static int wait_child(pid_t pid, double secs, int *status)
 {
-	/* A round of the model does its work in milliseconds: 10 s is a hang. A round in
-	 * chaos runs round_secs, then its writers finish what is left (bounded at 20 s). */
-	double end = now() + g_seconds * share;
-	double limit = (round_secs < 1 ? 10 : 30 + 10 * round_secs) * g_scale;
-	unsigned n = 0;
+	static int no_pidfd;
+	double end = now() + secs;
+	int pfd = no_pidfd || RUNNING_ON_VALGRIND ? -1 : (int)syscall(SYS_pidfd_open, pid, 0);
 
-	st = mmap(0, sizeof *st, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
-	ck_assert_ptr_ne(st, MAP_FAILED);
-	memset(st, 0, sizeof *st);
-	round_what = what;
-	do {
-		struct rng r = { g_seed ^ (uint64_t)salt << 56 ^ (uint64_t)n * 0x2545f4914f6cdd1dULL };
-		round_seed = rnext(&r);
-		r.s = round_seed;
-		pid_t pid = fork();
-		ck_assert_int_ge(pid, 0);
-		if (pid == 0) {
-			signal(SIGALRM, on_watchdog);
-			alarm((unsigned)limit);
-			fn(&r, round_secs * g_scale);
-			_exit(0);
+	if (pfd < 0 && errno == ENOSYS)
+		no_pidfd = 1;
+
+	while (waitpid(pid, status, WNOHANG) == 0) {
+		double left = end - now();
+		if (left <= 0) {
+			if (pfd >= 0)
+				close(pfd);
+			return -1;
 		}
-		int status = 0;
-		double t0 = now();
-		while (waitpid(pid, &status, WNOHANG) == 0) {
-			if (now() - t0 > limit + 10) {
-				kill(pid, SIGKILL);
-				waitpid(pid, &status, 0);
-				ck_abort_msg("%s: round %u (seed 0x%llx; SYSSHIM_STRESS_SEED=0x%llx "
-					     "reruns the run) hung past %.0f s and its own watchdog: "
-					     "killed", what, n, (unsigned long long)round_seed,
-					     (unsigned long long)g_seed, limit + 10);
-			}
+		if (pfd >= 0) {
+			struct pollfd pf = { .fd = pfd, .events = POLLIN };
+			poll(&pf, 1, (int)(left * 1000) + 1);
+		} else {
 			usleep(2000);
 		}
-		if (st->fail[0])
-			ck_abort_msg("%s", st->fail);
-		ck_assert_msg(WIFEXITED(status) && WEXITSTATUS(status) == 0,
-			      "%s: round %u (seed 0x%llx; SYSSHIM_STRESS_SEED=0x%llx reruns the run) "
-			      "ended with status 0x%x (98: its watchdog fired, see stderr)", what, n,
-			      (unsigned long long)round_seed, (unsigned long long)g_seed, status);
-		n++;
-		st->rounds++;
-	} while (now() < end);
-	/* The counts of what this run did (those that are not 0). */
+	}
+	if (pfd >= 0)
+		close(pfd);
+	return 0;
+}
+
+/* One round in a child of its own, under its own watchdog (LIMIT s) and this one's
+ * (10 s more): it must end with status 0 and no failure written. */
+static void run_round(const char *what, round_fn fn, struct rng *r, double round_secs,
+		      double limit, unsigned n)
+{
+	pid_t pid = fork();
+	ck_assert_int_ge(pid, 0);
+	if (pid == 0) {
+		signal(SIGALRM, on_watchdog);
+		alarm((unsigned)limit);
+		fn(r, round_secs * g_scale);
+		_exit(0);
+	}
+	int status = 0;
+	if (wait_child(pid, limit + 10, &status) < 0) {
+		kill(pid, SIGKILL);
+		waitpid(pid, &status, 0);
+		ck_abort_msg("%s: round %u (seed 0x%llx; SYSSHIM_STRESS_SEED=0x%llx "
+			     "reruns the run) hung past %.0f s and its own watchdog: "
+			     "killed", what, n, (unsigned long long)round_seed,
+			     (unsigned long long)g_seed, limit + 10);
+	}
+	if (st->fail[0])
+		ck_abort_msg("%s", st->fail);
+	ck_assert_msg(WIFEXITED(status) && WEXITSTATUS(status) == 0,
+		      "%s: round %u (seed 0x%llx; SYSSHIM_STRESS_SEED=0x%llx reruns the run) "
+		      "ended with status 0x%x (98: its watchdog fired, see stderr)", what, n,
+		      (unsigned long long)round_seed, (unsigned long long)g_seed, status);
+}
+
+/* The counts of what this run did (those that are not 0). */
+static void print_counts(const char *what)
+{
 	const struct { const char *name; unsigned long n; } c[] = {
 		{ "ops", st->ops }, { "adds", st->adds }, { "flushes", st->flushes },
 		{ "flushes through io_uring", st->uring_flushes }, { "forgets", st->forgets },
@@ -297,6 +320,30 @@ static void run_rounds(const char *what, round_fn fn, double share, double round
 		       WAKEUP_LIMIT * g_scale);
 	printf("; seed 0x%llx\n", (unsigned long long)g_seed);
 	fflush(stdout);
+}
+
+static void run_rounds(const char *what, round_fn fn, double share, double round_secs,
+		       unsigned salt)
+{
+	/* A round of the model does its work in milliseconds: 10 s is a hang. A round in
+	 * chaos runs round_secs, then its writers finish what is left (bounded at 20 s). */
+	double end = now() + g_seconds * share;
+	double limit = (round_secs < 1 ? 10 : 30 + 10 * round_secs) * g_scale;
+	unsigned n = 0;
+
+	st = mmap(0, sizeof *st, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	ck_assert_ptr_ne(st, MAP_FAILED);
+	memset(st, 0, sizeof *st);
+	round_what = what;
+	do {
+		struct rng r = { g_seed ^ (uint64_t)salt << 56 ^ (uint64_t)n * 0x2545f4914f6cdd1dULL };
+		round_seed = rnext(&r);
+		r.s = round_seed;
+		run_round(what, fn, &r, round_secs, limit, n);
+		n++;
+		st->rounds++;
+	} while (now() < end);
+	print_counts(what);
 	munmap(st, sizeof *st);
 }
 
@@ -572,25 +619,80 @@ static void x_simulate(struct xm *m, struct xflush *p, int ring, int release_i)
 	}
 }
 
-static void x_flush(struct xm *m)
+/* The way the model expects the flush to take: io_uring (*RING) where it is forced, at
+ * least two entries can take it and the faults leave it; *KNOWN 0 where the batch
+ * decides by its measurements. */
+static void x_way(struct xm *m, int *ring, int *known)
 {
-	struct xflush p;
-	int k = 0, ring = 0, known = 1, release_i = -1;
+	int k = 0;
 
+	*ring = 0;
+	*known = 1;
 	for (int i = 0; i < m->n; i++)
 		k += m->e[i].nb && m->e[i].value && m->e[i].value <= EFD_MAX;
 	if (k >= 2 && !(m->flags & SYSSHIM_BATCH_PLAIN) && m->uring) {
 		if (!(m->flags & SYSSHIM_BATCH_URING)) {
-			known = 0;
+			*known = 0;
 		} else if (!m->ring && (m->deny & F_SETUP)) {
 			m->uring = 0;
 		} else if (m->deny & F_ENTER) {
 			m->uring = 0;
 			m->ring = 1;
 		} else {
-			ring = m->ring = 1;
+			*ring = m->ring = 1;
 		}
 	}
+}
+
+/* A timer's SIGUSR1 every 5 ms while the flush has a write that blocks: each tick
+ * interrupts it (EINTR), or, with RELEASE_I, the handler reads that entry's counter. */
+static timer_t x_arm(struct xm *m, int release_i)
+{
+	struct sigevent ev = { .sigev_notify = SIGEV_SIGNAL, .sigev_signo = SIGUSR1 };
+	struct itimerspec its = { { 0, 5000000 }, { 0, 5000000 } };
+	timer_t t = 0;
+
+	ticks = 0;
+	rel_done = 0;
+	rel_val = 0;
+	rel_fd = release_i >= 0 ? m->e[release_i].fd : -1;
+	handle(SIGUSR1, release_i >= 0 ? on_release : on_tick, release_i >= 0);
+	CHECK(!timer_create(CLOCK_MONOTONIC, &ev, &t) && !timer_settime(t, 0, &its, 0),
+	      "timer_create: %s", strerror(errno));
+	return t;
+}
+
+/* The flush's result, errno, every entry (value and error: an entry the flush did
+ * not touch keeps its error ERR) and, where the way is KNOWN, its writes since W0, U0,
+ * as the model P says. */
+static void x_check(struct xm *m, const struct xflush *p, int got, int got_errno, const int *err,
+		    int known, unsigned long w0, unsigned long u0)
+{
+	int want = 0;
+	for (int i = 0; i < m->n && !want; i++)
+		if (p->e[i].value)
+			want = p->e[i].err;
+	CHECK(want ? got == -1 && got_errno == want : got == 0, "flush = %d (%s), the model says %s",
+	      got, strerror(got_errno), want ? strerror(want) : "0");
+	for (int i = 0; i < m->n; i++) {
+		int we = m->e[i].value ? p->e[i].err : err[i];
+		CHECK(m->b.ent[i].value == p->e[i].value && m->b.ent[i].error == we,
+		      "flush: entry %d (fd %d) has %llu left, error %d; the model says %llu, error %d",
+		      i, m->b.ent[i].fd, (unsigned long long)m->b.ent[i].value, m->b.ent[i].error,
+		      (unsigned long long)p->e[i].value, we);
+	}
+	if (known)
+		CHECK(m->b.writes - w0 == p->writes && m->b.uring_writes - u0 == p->uring_writes,
+		      "flush: %lu write(2)s and %lu io_uring writes; the model says %lu and %lu",
+		      m->b.writes - w0, m->b.uring_writes - u0, p->writes, p->uring_writes);
+}
+
+static void x_flush(struct xm *m)
+{
+	struct xflush p;
+	int ring, known, release_i = -1;
+
+	x_way(m, &ring, &known);
 	x_simulate(m, &p, ring, -1);
 	/* One blocked write, of one counter that is no semaphore: released by a reader
 	 * in the tick handler, half the time. */
@@ -606,17 +708,8 @@ static void x_flush(struct xm *m)
 
 	timer_t t = 0;
 	int armed = p.nblocked || release_i >= 0;
-	if (armed) {
-		struct sigevent ev = { .sigev_notify = SIGEV_SIGNAL, .sigev_signo = SIGUSR1 };
-		struct itimerspec its = { { 0, 5000000 }, { 0, 5000000 } };
-		ticks = 0;
-		rel_done = 0;
-		rel_val = 0;
-		rel_fd = release_i >= 0 ? m->e[release_i].fd : -1;
-		handle(SIGUSR1, release_i >= 0 ? on_release : on_tick, release_i >= 0);
-		CHECK(!timer_create(CLOCK_MONOTONIC, &ev, &t) && !timer_settime(t, 0, &its, 0),
-		      "timer_create: %s", strerror(errno));
-	}
+	if (armed)
+		t = x_arm(m, release_i);
 	unsigned long w0 = m->b.writes, u0 = m->b.uring_writes;
 	int err[XCAP];
 	for (int i = 0; i < m->n; i++)
@@ -628,23 +721,7 @@ static void x_flush(struct xm *m)
 		handle(SIGUSR1, on_tick, 0);
 		ADD(signals, ticks);
 	}
-	int want = 0;
-	for (int i = 0; i < m->n && !want; i++)
-		if (p.e[i].value)
-			want = p.e[i].err;
-	CHECK(want ? got == -1 && got_errno == want : got == 0, "flush = %d (%s), the model says %s",
-	      got, strerror(got_errno), want ? strerror(want) : "0");
-	for (int i = 0; i < m->n; i++) {
-		int we = m->e[i].value ? p.e[i].err : err[i];
-		CHECK(m->b.ent[i].value == p.e[i].value && m->b.ent[i].error == we,
-		      "flush: entry %d (fd %d) has %llu left, error %d; the model says %llu, error %d",
-		      i, m->b.ent[i].fd, (unsigned long long)m->b.ent[i].value, m->b.ent[i].error,
-		      (unsigned long long)p.e[i].value, we);
-	}
-	if (known)
-		CHECK(m->b.writes - w0 == p.writes && m->b.uring_writes - u0 == p.uring_writes,
-		      "flush: %lu write(2)s and %lu io_uring writes; the model says %lu and %lu",
-		      m->b.writes - w0, m->b.uring_writes - u0, p.writes, p.uring_writes);
+	x_check(m, &p, got, got_errno, err, known, w0, u0);
 	if (release_i >= 0) {
 		CHECK(rel_done && rel_val == (uint64_t)p.taken, "the handler read %llu, the model "
 		      "says %llu", (unsigned long long)rel_val, (unsigned long long)p.taken);
@@ -1185,49 +1262,61 @@ static void *c_signaller(void *arg)
 	return 0;
 }
 
-static void batch_chaos_round(struct rng *r, double secs)
+/* The round's shared page and its eventfds: non-blocking or not, semaphores or
+ * not, some filled to the maximum before anyone starts. */
+static void cb_setup(struct cround *c, struct rng *r)
 {
-	static struct cround c;
 	pthread_mutexattr_t ma;
 
-	memset(&c, 0, sizeof c);
-	c.sh = mmap(0, sizeof *c.sh, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
-	CHECK(c.sh != MAP_FAILED, "mmap");
+	memset(c, 0, sizeof *c);
+	c->sh = mmap(0, sizeof *c->sh, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	CHECK(c->sh != MAP_FAILED, "mmap");
 	pthread_mutexattr_init(&ma);
 	pthread_mutexattr_setpshared(&ma, PTHREAD_PROCESS_SHARED);
-	pthread_mutex_init(&c.sh->mu, &ma);
+	pthread_mutex_init(&c->sh->mu, &ma);
 	/* A flush may be descheduled on a loaded machine for a while (docs/eventfd.md, "The
 	 * stress and fault harness", has the longest seen): the limit is NB_LIMIT, and the
 	 * readers' long pause, which a waiting flush would have to sit out, is longer (both
 	 * scaled). */
-	c.nb_limit = NB_LIMIT * g_scale;
-	c.pause_long = PAUSE_LONG * g_scale;
-	c.nf = 3 + rbelow(r, CFD - 2);
-	for (int i = 0; i < c.nf; i++) {
-		c.nb[i] = rpct(r, 70);
-		c.sem[i] = rpct(r, 20);
-		c.fd[i] = eventfd(0, (c.nb[i] ? NB_FLAG : 0) | (c.sem[i] ? SEM_FLAG : 0) | EFD_CLOEXEC);
-		CHECK(c.fd[i] >= 0, "eventfd: %s", strerror(errno));
+	c->nb_limit = NB_LIMIT * g_scale;
+	c->pause_long = PAUSE_LONG * g_scale;
+	c->nf = 3 + rbelow(r, CFD - 2);
+	for (int i = 0; i < c->nf; i++) {
+		c->nb[i] = rpct(r, 70);
+		c->sem[i] = rpct(r, 20);
+		c->fd[i] = eventfd(0, (c->nb[i] ? NB_FLAG : 0) | (c->sem[i] ? SEM_FLAG : 0) | EFD_CLOEXEC);
+		CHECK(c->fd[i] >= 0, "eventfd: %s", strerror(errno));
 		/* This one only: a blocking eventfd filled twice before the readers start
 		 * blocks the round for good, and one not made yet is fd 0. */
-		if (!c.sem[i] && rpct(r, 30)) {
-			logop("fd %d (%s) filled", c.fd[i], c.nb[i] ? "non-blocking" : "blocking");
-			c_fill_one(&c, r, i);
+		if (!c->sem[i] && rpct(r, 30)) {
+			logop("fd %d (%s) filled", c->fd[i], c->nb[i] ? "non-blocking" : "blocking");
+			c_fill_one(c, r, i);
 		}
 	}
+}
+
+/* Readers, writers and the signaller. */
+static void cb_start(struct cround *c, struct rng *r)
+{
 	handle(SIGUSR1, on_sig, 0);
-	c.nw = 1 + rbelow(r, CW);
-	c.nr = 1 + rbelow(r, CR);
-	for (int i = 0; i < c.nr; i++) {
-		c.rd[i] = (struct cthread){ .c = &c, .r = { rnext(r) }, .idx = i };
-		pthread_create(&c.rd[i].t, 0, c_reader, &c.rd[i]);
+	c->nw = 1 + rbelow(r, CW);
+	c->nr = 1 + rbelow(r, CR);
+	for (int i = 0; i < c->nr; i++) {
+		c->rd[i] = (struct cthread){ .c = c, .r = { rnext(r) }, .idx = i };
+		pthread_create(&c->rd[i].t, 0, c_reader, &c->rd[i]);
 	}
-	for (int i = 0; i < c.nw; i++) {
-		c.w[i] = (struct cthread){ .c = &c, .r = { rnext(r) }, .idx = i };
-		pthread_create(&c.w[i].t, 0, c_writer, &c.w[i]);
+	for (int i = 0; i < c->nw; i++) {
+		c->w[i] = (struct cthread){ .c = c, .r = { rnext(r) }, .idx = i };
+		pthread_create(&c->w[i].t, 0, c_writer, &c->w[i]);
 	}
-	c.sig = (struct cthread){ .c = &c, .r = { rnext(r) } };
-	pthread_create(&c.sig.t, 0, c_signaller, &c.sig);
+	c->sig = (struct cthread){ .c = c, .r = { rnext(r) } };
+	pthread_create(&c->sig.t, 0, c_signaller, &c->sig);
+}
+
+/* SECS of it, half the rounds with a filter for every thread at a random moment:
+ * write(2), io_uring_enter, io_uring_setup, membarrier refused. */
+static void cb_run(struct cround *c, struct rng *r, double secs)
+{
 	double t0 = now(), tf = rpct(r, 50) ? t0 + secs * rbelow(r, 100) / 100.0 : 0;
 	unsigned mask = 0;
 	if (tf) {
@@ -1242,35 +1331,50 @@ static void batch_chaos_round(struct rng *r, double secs)
 	while (now() < t0 + secs) {
 		if (tf && now() >= tf) {
 			logop("filter for every thread:%s refused (%s)", fault_names(mask), strerror(err));
-			c.sh->deny_err = err;
-			c.sh->deny = mask;
+			c->sh->deny_err = err;
+			c->sh->deny = mask;
 			if (refuse(mask, err, 1))
-				c.sh->deny_err = 0, c.sh->deny = 0;
+				c->sh->deny_err = 0, c->sh->deny = 0;
 			tf = 0;
 		}
 		usleep(5000);
 	}
-	logop("%d writers stop, %d readers go on", c.nw, c.nr);
-	c.sh->stop_writers = 1;
-	for (int i = 0; i < c.nw; i++) {
-		pthread_join(c.w[i].t, 0);
+}
+
+/* The writers stop, then the readers; what is left in each counter is read out, and
+ * every eventfd gave its readers exactly what was applied to it. */
+static void cb_finish(struct cround *c)
+{
+	logop("%d writers stop, %d readers go on", c->nw, c->nr);
+	c->sh->stop_writers = 1;
+	for (int i = 0; i < c->nw; i++) {
+		pthread_join(c->w[i].t, 0);
 		logop("writer %d has finished", i);
 	}
-	c.sh->stop_readers = 1;
-	for (int i = 0; i < c.nr; i++)
-		pthread_join(c.rd[i].t, 0);
-	pthread_join(c.sig.t, 0);
-	/* What is left in each counter, read out. */
-	for (int i = 0; i < c.nf; i++) {
+	c->sh->stop_readers = 1;
+	for (int i = 0; i < c->nr; i++)
+		pthread_join(c->rd[i].t, 0);
+	pthread_join(c->sig.t, 0);
+	for (int i = 0; i < c->nf; i++) {
 		uint64_t v;
-		fcntl(c.fd[i], F_SETFL, O_NONBLOCK);
-		while (raw_read(c.fd[i], &v) == 8)
-			c_account(&c, i, 0, v);
-		CHECK(c.sh->applied[i] == c.sh->taken[i], "eventfd %d (%s%s): %.0f applied, %.0f read",
-		      i, c.nb[i] ? "non-blocking" : "blocking", c.sem[i] ? ", semaphore" : "",
-		      (double)c.sh->applied[i], (double)c.sh->taken[i]);
+		fcntl(c->fd[i], F_SETFL, O_NONBLOCK);
+		while (raw_read(c->fd[i], &v) == 8)
+			c_account(c, i, 0, v);
+		CHECK(c->sh->applied[i] == c->sh->taken[i], "eventfd %d (%s%s): %.0f applied, %.0f read",
+		      i, c->nb[i] ? "non-blocking" : "blocking", c->sem[i] ? ", semaphore" : "",
+		      (double)c->sh->applied[i], (double)c->sh->taken[i]);
 		ADD(predictions, 1);
 	}
+}
+
+static void batch_chaos_round(struct rng *r, double secs)
+{
+	static struct cround c;
+
+	cb_setup(&c, r);
+	cb_start(&c, r);
+	cb_run(&c, r, secs);
+	cb_finish(&c);
 }
 
 START_TEST(batch_chaos)
@@ -1365,6 +1469,50 @@ static void n_drain(struct nm *m)
 	ADD(predictions, 2);
 }
 
+/* A filter of this thread refuses write(2), membarrier or both, from now on. */
+static void nm_filter(struct nm *m, struct rng *r)
+{
+	unsigned mask = 0;
+	while (!mask)
+		mask = (rpct(r, 50) ? F_WRITE : 0) | (rpct(r, 60) ? F_MEMBARRIER : 0);
+	logop("filter:%s refused", fault_names(mask));
+	if (!refuse(mask, m->deny_err, 0))
+		m->deny |= mask;
+}
+
+/* A fork child notifies 1 - 4 times (the model goes with it and comes back). */
+static void nm_fork(struct nm *m, struct rng *r)
+{
+	struct nm *back = mmap(0, sizeof *back, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	pid_t pid = fork();
+	CHECK(pid >= 0, "fork");
+	if (pid == 0) {
+		for (int k = 1 + rbelow(r, 4); k > 0; k--)
+			n_notify(m, rpct(r, 30));
+		*back = *m;
+		_exit(0);
+	}
+	int status;
+	waitpid(pid, &status, 0);
+	CHECK(WIFEXITED(status) && !WEXITSTATUS(status), "the fork child failed");
+	m->set = back->set;
+	m->cnt = back->cnt;
+	munmap(back, sizeof *back);
+	rnext(r);
+	ADD(forks, 1);
+}
+
+/* Destroyed once; the fd and a second destroy say EBADF. */
+static void nm_destroy(struct nm *m)
+{
+	logop("destroy");
+	CHECK(!sysshim_notifier_destroy(m->n), "destroy: %s", strerror(errno));
+	m->destroyed = 1;
+	errno = 0;
+	CHECK(sysshim_notifier_fd(m->n) == -1 && errno == EBADF, "fd after destroy");
+	CHECK(sysshim_notifier_destroy(m->n) == -1 && errno == EBADF, "destroy twice");
+}
+
 static void notifier_model_round(struct rng *r, double secs)
 {
 	struct nm m = { .r = r };
@@ -1381,41 +1529,12 @@ static void notifier_model_round(struct rng *r, double secs)
 	m.deny_err = rpct(r, 50) ? EPERM : ENOSYS;
 	for (int op = 0; op < nops; op++) {
 		unsigned w = rbelow(r, 100);
-		if (op == filter_at) {
-			unsigned mask = 0;
-			while (!mask)
-				mask = (rpct(r, 50) ? F_WRITE : 0) | (rpct(r, 60) ? F_MEMBARRIER : 0);
-			logop("filter:%s refused", fault_names(mask));
-			if (!refuse(mask, m.deny_err, 0))
-				m.deny |= mask;
-		}
-		if (op == fork_at && !m.destroyed) {
-			struct nm *back = mmap(0, sizeof *back, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
-			pid_t pid = fork();
-			CHECK(pid >= 0, "fork");
-			if (pid == 0) {
-				for (int k = 1 + rbelow(r, 4); k > 0; k--)
-					n_notify(&m, rpct(r, 30));
-				*back = m;
-				_exit(0);
-			}
-			int status;
-			waitpid(pid, &status, 0);
-			CHECK(WIFEXITED(status) && !WEXITSTATUS(status), "the fork child failed");
-			m.set = back->set;
-			m.cnt = back->cnt;
-			munmap(back, sizeof *back);
-			rnext(r);
-			ADD(forks, 1);
-		}
-		if (op == destroy_at) {
-			logop("destroy");
-			CHECK(!sysshim_notifier_destroy(m.n), "destroy: %s", strerror(errno));
-			m.destroyed = 1;
-			errno = 0;
-			CHECK(sysshim_notifier_fd(m.n) == -1 && errno == EBADF, "fd after destroy");
-			CHECK(sysshim_notifier_destroy(m.n) == -1 && errno == EBADF, "destroy twice");
-		}
+		if (op == filter_at)
+			nm_filter(&m, r);
+		if (op == fork_at && !m.destroyed)
+			nm_fork(&m, r);
+		if (op == destroy_at)
+			nm_destroy(&m);
 		if (w < 55)
 			n_notify(&m, 0);
 		else if (w < 70)
@@ -1462,6 +1581,21 @@ struct nshared {
 
 static struct nshared *ns;
 
+/* Producers park on ns->hold (a futex: the shared page is the same word in a forked
+ * producer) until n_quiet() lets them go, or the run stops. */
+static void n_park(void)
+{
+	while (__atomic_load_n(&ns->hold, __ATOMIC_SEQ_CST) &&
+	       !__atomic_load_n(&ns->stop, __ATOMIC_SEQ_CST))
+		syscall(SYS_futex, &ns->hold, FUTEX_WAIT, 1, NULL, NULL, 0);
+}
+
+static void n_unpark(int *word, int v)
+{
+	__atomic_store_n(word, v, __ATOMIC_SEQ_CST);
+	syscall(SYS_futex, &ns->hold, FUTEX_WAKE, INT_MAX, NULL, NULL, 0);
+}
+
 static void n_publish(void)
 {
 	__atomic_add_fetch(&ns->in_notify, 1, __ATOMIC_SEQ_CST);
@@ -1492,9 +1626,7 @@ static void *n_producer(void *arg)
 	while (!__atomic_load_n(&ns->stop, __ATOMIC_SEQ_CST)) {
 		if (__atomic_load_n(&ns->hold, __ATOMIC_SEQ_CST)) {
 			__atomic_add_fetch(&ns->parked, 1, __ATOMIC_SEQ_CST);
-			while (__atomic_load_n(&ns->hold, __ATOMIC_SEQ_CST) &&
-			       !__atomic_load_n(&ns->stop, __ATOMIC_SEQ_CST))
-				usleep(100);
+			n_park();
 			__atomic_sub_fetch(&ns->parked, 1, __ATOMIC_SEQ_CST);
 			continue;
 		}
@@ -1605,7 +1737,7 @@ static void n_quiet(int producers)
 	}
 	longest(&st->quiet_us, now() - t);
 	ns->quiet++;
-	__atomic_store_n(&ns->hold, 0, __ATOMIC_SEQ_CST);
+	n_unpark(&ns->hold, 0);
 }
 
 static void *n_consumer_thread(void *arg)
@@ -1642,46 +1774,52 @@ static void *n_signaller(void *arg)
 	return 0;
 }
 
-static void notifier_chaos_round(struct rng *r, double secs)
-{
+/* One round of notifier chaos: who takes part, and what they left behind. */
+struct nchaos {
 	struct cthread prod[NP];
 	struct nsig sg;
 	pthread_t sigt, cons;
-	pid_t kids[2], consumer = 0;
-	int nkids = 0;
+	pid_t kids[2], consumer;
+	int nkids, np, fence, asym, mb_fault;
+};
 
+/* The notifier, its consumer (a thread, or with FENCE perhaps another process), the
+ * producers (threads, and with FENCE perhaps processes) and the signaller. */
+static void nc_start(struct nchaos *c, struct rng *r)
+{
 	ns = mmap(0, sizeof *ns, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
 	CHECK(ns != MAP_FAILED, "mmap");
-	int fence = rpct(r, 50);
+	c->fence = rpct(r, 50);
 	ns->way = rbelow(r, 4);
 	ns->timeout = 0.2 * g_scale;
-	int flags = (ns->way == 3 ? 0 : NB_FLAG) | (fence ? SYSSHIM_NOTIFIER_FENCE : 0);
+	int flags = (ns->way == 3 ? 0 : NB_FLAG) | (c->fence ? SYSSHIM_NOTIFIER_FENCE : 0);
 	CHECK(!sysshim_notifier_init(&ns->n, flags), "init: %s", strerror(errno));
-	int asym = !fence && g_asym;
+	c->asym = !c->fence && g_asym;
 	handle(SIGUSR2, on_publish_signal, 1);
 	handle(SIGUSR1, on_sig, 0);
-	logop("notifier with %s, consumer way %d", fence ? "FENCE" : asym ? "membarrier" : "fences",
-	      ns->way);
+	logop("notifier with %s, consumer way %d",
+	      c->fence ? "FENCE" : c->asym ? "membarrier" : "fences", ns->way);
 	/* With FENCE the consumer may be another process, and so may producers. */
-	if (fence && rpct(r, 30)) {
-		consumer = fork();
-		CHECK(consumer >= 0, "fork");
-		if (consumer == 0) {
+	if (c->fence && rpct(r, 30)) {
+		c->consumer = fork();
+		CHECK(c->consumer >= 0, "fork");
+		if (c->consumer == 0) {
 			n_run_consumer();
 			_exit(0);
 		}
 		ADD(forks, 1);
 	} else {
-		pthread_create(&cons, 0, n_consumer_thread, 0);
+		pthread_create(&c->cons, 0, n_consumer_thread, 0);
 	}
-	int np = 1 + rbelow(r, NP);
-	for (int i = 0; i < np; i++) {
-		prod[i] = (struct cthread){ .r = { rnext(r) }, .idx = i };
-		pthread_create(&prod[i].t, 0, n_producer, &prod[i]);
+	c->np = 1 + rbelow(r, NP);
+	for (int i = 0; i < c->np; i++) {
+		c->prod[i] = (struct cthread){ .r = { rnext(r) }, .idx = i };
+		pthread_create(&c->prod[i].t, 0, n_producer, &c->prod[i]);
 	}
-	sg = (struct nsig){ .prod = prod, .np = np, .consumer = consumer, .r = { rnext(r) } };
-	pthread_create(&sigt, 0, n_signaller, &sg);
-	if (fence) {
+	c->sg = (struct nsig){ .prod = c->prod, .np = c->np, .consumer = c->consumer,
+			       .r = { rnext(r) } };
+	pthread_create(&c->sigt, 0, n_signaller, &c->sg);
+	if (c->fence) {
 		for (int k = rbelow(r, 3); k > 0; k--) {
 			pid_t pid = fork();
 			CHECK(pid >= 0, "fork");
@@ -1690,15 +1828,20 @@ static void notifier_chaos_round(struct rng *r, double secs)
 				n_producer(&me);
 				_exit(0);
 			}
-			kids[nkids++] = pid;
+			c->kids[c->nkids++] = pid;
 			ADD(producers_proc, 1);
 		}
 	}
-	/* A filter for every thread of this process, mid-run: membarrier (the drain falls
-	 * back) or write(2) (notifies fail and say so). */
+}
+
+/* SECS of it, a quiet check for a lost wakeup now and then; a filter for every thread
+ * of this process, mid-run: membarrier (the drain falls back) or write(2) (notifies
+ * fail and say so). */
+static void nc_run(struct nchaos *c, struct rng *r, double secs)
+{
 	double t0 = now(), tf = rpct(r, 45) ? t0 + secs * rbelow(r, 100) / 100.0 : 0;
 	unsigned mask = rpct(r, 70) ? F_MEMBARRIER : F_WRITE;
-	int mb_fault = 0;
+
 	ns->deny_err = rpct(r, 50) ? EPERM : ENOSYS;
 	while (now() < t0 + secs) {
 		if (tf && now() >= tf) {
@@ -1706,35 +1849,54 @@ static void notifier_chaos_round(struct rng *r, double secs)
 			if (mask & F_WRITE)
 				__atomic_store_n(&ns->write_denied, 1, __ATOMIC_SEQ_CST);
 			if (!refuse(mask, ns->deny_err, 1))
-				mb_fault = asym && (mask & F_MEMBARRIER) && !consumer;
+				c->mb_fault = c->asym && (mask & F_MEMBARRIER) && !c->consumer;
 			tf = 0;
 		}
 		usleep(5000 + rbelow(r, 40000));
-		n_quiet(np + nkids);
+		n_quiet(c->np + c->nkids);
 	}
-	__atomic_store_n(&ns->stop, 1, __ATOMIC_SEQ_CST);
-	for (int i = 0; i < np; i++)
-		pthread_join(prod[i].t, 0);
-	pthread_join(sigt, 0);
-	for (int k = 0; k < nkids; k++)
-		waitpid(kids[k], 0, 0);
-	/* A consumer blocked in its drain is woken by signals until it has seen stop. */
+}
+
+/* Everyone stops; a consumer blocked in its drain is woken by signals until it has
+ * seen stop. */
+static void nc_stop(struct nchaos *c)
+{
+	n_unpark(&ns->stop, 1);
+	for (int i = 0; i < c->np; i++)
+		pthread_join(c->prod[i].t, 0);
+	pthread_join(c->sigt, 0);
+	for (int k = 0; k < c->nkids; k++)
+		waitpid(c->kids[k], 0, 0);
 	for (;;) {
-		int done;
-		if (consumer) {
-			done = waitpid(consumer, 0, WNOHANG) == consumer;
-			if (!done)
-				kill(consumer, SIGUSR1);
+		/* The signal, sent again every 2 ms while its end is waited for: one that
+		 * comes before the consumer blocks again is not seen. */
+		if (c->consumer) {
+			int status;
+			if (waitpid(c->consumer, &status, WNOHANG) == c->consumer)
+				break;
+			kill(c->consumer, SIGUSR1);
+			if (!wait_child(c->consumer, 0.002, &status))
+				break;
 		} else {
-			done = pthread_tryjoin_np(cons, 0) == 0;
-			if (!done && ns->consumer_tid)
+			struct timespec ts;
+			if (pthread_tryjoin_np(c->cons, 0) == 0)
+				break;
+			if (ns->consumer_tid)
 				syscall(SYS_tgkill, getpid(), ns->consumer_tid, SIGUSR1);
+			clock_gettime(CLOCK_REALTIME, &ts);
+			ts.tv_nsec += 2000000;
+			if (ts.tv_nsec >= 1000000000)
+				ts.tv_sec++, ts.tv_nsec -= 1000000000;
+			if (pthread_timedjoin_np(c->cons, 0, &ts) == 0)
+				break;
 		}
-		if (done)
-			break;
-		usleep(2000);
 	}
-	/* What is still in the eventfd, and every item left. */
+}
+
+/* What is still in the eventfd, and every item left: each item published was taken,
+ * and the drains counted exactly the writes the notifies reported. */
+static void nc_account(struct nchaos *c)
+{
 	struct pollfd pf = { .fd = ns->n.fd, .events = POLLIN };
 	if (poll(&pf, 1, 0) == 1)
 		n_drain_once();
@@ -1742,14 +1904,24 @@ static void notifier_chaos_round(struct rng *r, double secs)
 	ns->taken += left;
 	CHECK(ns->taken == ns->published, "%ld items published, %ld taken", ns->published, ns->taken);
 	long extra = ns->drained - ns->ones;
-	CHECK(extra == 0 || (mb_fault && extra == 1), "the drains counted %ld writes, the notifies "
+	CHECK(extra == 0 || (c->mb_fault && extra == 1), "the drains counted %ld writes, the notifies "
 	      "reported %ld (membarrier refused after it was chosen: %s)", ns->drained, ns->ones,
-	      mb_fault ? "yes" : "no");
+	      c->mb_fault ? "yes" : "no");
 	ADD(wakeups, ns->wakeups);
 	ADD(spurious, ns->spurious);
 	ADD(quiet, ns->quiet);
 	ADD(predictions, 2);
 	ADD(ops, ns->published);
+}
+
+static void notifier_chaos_round(struct rng *r, double secs)
+{
+	struct nchaos c = { .consumer = 0 };
+
+	nc_start(&c, r);
+	nc_run(&c, r, secs);
+	nc_stop(&c);
+	nc_account(&c);
 	sysshim_notifier_destroy(&ns->n);
 }
 

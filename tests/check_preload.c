@@ -142,21 +142,85 @@ static int calls(const char *log, const char *name, const char *fd)
 	return n;
 }
 
+/* SS_PROBE_AFTER (src/internal/probe.h): fd stats before the probe. */
+#define PROBE_AFTER 32
+
+/* The small file of the tree, named 40 times (for cat: 41 fd stats with its output's). */
+static const char *forty_files(void)
+{
+	static char files[8192];
+	char *f = files;
+	for (int i = 0; i < 40; i++)
+		f += sprintf(f, " %s/a/b/small", tree);
+	return files;
+}
+
+/* The library's fd stats under strace: a tracer that only watches is allowed with
+ * SYSSHIM_TRACER=allow. With cat's own fstat of each of N files: the first PROBE_AFTER
+ * fd stats go to glibc (newfstatat(fd, "")), the probe runs, the rest are fstat. */
 START_TEST(strace_shows_fstat)
 {
 	need("strace", "strace");
 	setup();
 	const char *log = scratch_dir();
-	char *plain = run("strace -f -e trace=fstat,newfstatat -o %s/tr cat %s/a/b/small "
-			  ">/dev/null 2>&1; cat %s/tr", log, tree, log);
-	char *pre = run("strace -f -e trace=fstat,newfstatat -o %s/tr env LD_PRELOAD=%s cat "
-			"%s/a/b/small >/dev/null 2>&1; cat %s/tr", log, so, tree, log);
-	ck_assert_msg(calls(plain, "fstat", NULL) == 0 && count(plain, "newfstatat(1, \"\"") == 1,
-		      "glibc's cat should use newfstatat(fd, \"\"):\n%s", plain);
-	ck_assert_msg(calls(pre, "fstat", "1,") == 1 && calls(pre, "fstat", NULL) == 2,
-		      "cat's own fstat calls should reach the kernel as fstat:\n%s", pre);
-	ck_assert_msg(count(pre, "newfstatat(1, \"\"") == 0,
-		      "cat's fstat(1) still went through newfstatat:\n%s", pre);
+	/* 40 files: cat fstat()s its output once and each input once. */
+	const char *files = forty_files();
+	char *plain = run("strace -f -e trace=fstat,newfstatat -o %s/tr cat %s >/dev/null 2>&1; "
+			  "cat %s/tr", log, files, log);
+	char *pre = run("SYSSHIM_TRACER=allow strace -f -e trace=fstat,newfstatat,openat -o %s/tr "
+			"env LD_PRELOAD=%s cat %s >/dev/null 2>&1; cat %s/tr", log, so, files, log);
+	/* The small file holds "hi\n": its fd stats show st_size=3 (the loader's show none). */
+	ck_assert_msg(calls(plain, "fstat", NULL) == 0 && count(plain, "newfstatat(1, \"\"") == 1 &&
+			      count(plain, "st_size=3,") == 40,
+		      "glibc's cat should use newfstatat(fd, \"\") 41 times: %d fstat, %d of fd 1, "
+		      "%d of the files", calls(plain, "fstat", NULL),
+		      count(plain, "newfstatat(1, \"\""), count(plain, "st_size=3,"));
+	ck_assert_msg(calls(pre, "fstat", NULL) == 41 - PROBE_AFTER &&
+			      count(pre, "newfstatat(1, \"\"") == 1 &&
+			      count(pre, "st_size=3,") == 40,
+		      "cat's fd stats after the first %d should reach the kernel as fstat: %d fstat, "
+		      "%d of fd 1, %d of the files", PROBE_AFTER, calls(pre, "fstat", NULL),
+		      count(pre, "newfstatat(1, \"\""), count(pre, "st_size=3,"));
+	ck_assert_msg(count(pre, "/proc/self/status") == 1,
+		      "the probe should read the status once, after %d fd stats: %d reads",
+		      PROBE_AFTER, count(pre, "/proc/self/status"));
+	/* SYSSHIM_STRATEGY (even "auto") asks for the probe at the first fd stat. */
+	pre = run("SYSSHIM_TRACER=allow SYSSHIM_STRATEGY=auto strace -f -e trace=fstat,newfstatat "
+		  "-o %s/tr env LD_PRELOAD=%s cat %s/a/b/small >/dev/null 2>&1; cat %s/tr",
+		  log, so, tree, log);
+	ck_assert_msg(calls(pre, "fstat", "1,") == 1 && count(pre, "newfstatat(1, \"\"") == 0,
+		      "SYSSHIM_STRATEGY=auto: cat's fstat(1) should be fstat:\n%.3000s", pre);
+}
+END_TEST
+
+/* A few fd stats: no syscall of the library's own, whatever watches. Under a tracer
+ * (TracerPid) by default: none but the read of /proc/self/status that finds the tracer,
+ * as under a filter the library cannot read, and strace's fault injection into fstat
+ * kills nothing it would not kill without sysshim. */
+START_TEST(nothing_of_its_own)
+{
+	need("strace", "strace");
+	setup();
+	const char *log = scratch_dir();
+	const char *files = forty_files();
+	char *plain = run("SYSSHIM_TRACER=allow strace -f -o %s/tr cat %s/a/b/small >/dev/null 2>&1; "
+			  "grep -c . %s/tr", log, tree, log);
+	char *pre = run("SYSSHIM_TRACER=allow strace -f -o %s/tr env LD_PRELOAD=%s cat %s/a/b/small "
+			">/dev/null 2>&1; grep -c -F -e 'fstat(' -e status -e '(2147483647,' %s/tr",
+			log, so, tree, log);
+	ck_assert_msg(!strcmp(pre, "0\nexit 1"), "cat of one file made calls of the library's own: %s",
+		      pre);
+	(void)plain;
+	pre = run("strace -f -o %s/tr env LD_PRELOAD=%s cat %s >/dev/null 2>&1; grep -c -F -e "
+		  "'fstat(' -e '(2147483647,' %s/tr", log, so, files, log);
+	ck_assert_msg(!strcmp(pre, "0\nexit 1"), "traced, cat of 40 files made calls of the "
+		      "library's own: %s", pre);
+	plain = run("strace -f -o /dev/null -e inject=fstat:signal=SIGKILL cat %s/a/b/small 2>&1",
+		    tree);
+	pre = run("strace -f -o /dev/null -e inject=fstat:signal=SIGKILL env LD_PRELOAD=%s cat %s "
+		  "2>&1", so, files);
+	ck_assert_msg(strstr(plain, "hi\nexit 0") && strstr(pre, "exit 0") && !strstr(pre, "Killed"),
+		      "fault injection into fstat killed the preloaded cat:\n%s\n---\n%s", plain, pre);
 }
 END_TEST
 
@@ -171,7 +235,7 @@ START_TEST(legacy_names)
 	ck_assert_msg(!strcmp(plain, pre), "legacy names differ:\n%s\n---\n%s", plain, pre);
 	ck_assert_msg(strstr(pre, "__fxstat(bad version): -1"), "bad _STAT_VER accepted: %s", pre);
 	/* Proof that the preloaded names answered: a forced statx strategy shows in strace. */
-	char *tr = run("SYSSHIM_STRATEGY=statx-empty strace -f -e trace=statx,fstat -o /dev/stdout "
+	char *tr = run("SYSSHIM_TRACER=allow SYSSHIM_STRATEGY=statx-empty strace -f -e trace=statx,fstat -o /dev/stdout "
 		       "env LD_PRELOAD=%s %s/legacy %s/a/big 2>&1", so, scratch_dir(), tree);
 	ck_assert_msg(count(tr, ", \"\", AT_STATX_SYNC_AS_STAT|AT_EMPTY_PATH, STATX_BASIC_STATS, {") >= 1,
 		      "__fxstat did not go through sysshim:\n%s", tr);
@@ -215,21 +279,24 @@ START_TEST(static_musl)
 END_TEST
 
 /* libsysshim.so exports the libc names and sysshim_*, nothing else, under its soname:
- * the stat family, and prctl and syscall (the two ways a seccomp filter comes through
- * the C library, read on their way). */
+ * the stat family, prctl and syscall (the two ways a seccomp filter comes through
+ * the C library, read on their way), and the exec family and posix_spawn (which leave
+ * the library out where the program cannot load it, src/exec/). */
 START_TEST(exports)
 {
 	need("nm", "binutils");
 	setup();
 	char *r = run("nm -D --defined-only %s | awk '{print $3}' | grep -v -E "
-		      "'^(sysshim_.*|(__f?x|__lx)stat(at)?(64)?|f?stat(at)?(64)?|lstat(64)?|statx|prctl|syscall)$'",
+		      "'^(sysshim_.*|(__f?x|__lx)stat(at)?(64)?|f?stat(at)?(64)?|lstat(64)?|statx|prctl|syscall|"
+		      "execve|execv|execvp|execvpe|execl|execle|execlp|fexecve|execveat|posix_spawnp?)$'",
 		      so);
 	ck_assert_msg(!strcmp(r, "exit 1"), "unexpected exports: %s", r);
 	r = run("nm -D --defined-only %s | awk '{print $3}' | grep -c -x -E "
 		"'fstat|fstat64|stat|stat64|lstat|lstat64|fstatat|fstatat64|statx|__fxstat|__fxstat64|"
 		"__xstat|__xstat64|__lxstat|__lxstat64|__fxstatat|__fxstatat64|sysshim_fstat|"
-		"sysshim_stat|sysshim_lstat|sysshim_fstatat|sysshim_statx|sysshim_info|prctl|syscall'", so);
-	ck_assert_msg(!strcmp(r, "25\nexit 0"), "missing exports: %s", r);
+		"sysshim_stat|sysshim_lstat|sysshim_fstatat|sysshim_statx|sysshim_info|prctl|syscall|"
+		"execve|execv|execvp|execvpe|execl|execle|execlp|fexecve|execveat|posix_spawn|posix_spawnp'", so);
+	ck_assert_msg(!strcmp(r, "36\nexit 0"), "missing exports: %s", r);
 	r = run("readelf -d %s | grep -c 'SONAME.*libsysshim.so.0'", so);
 	ck_assert_msg(!strcmp(r, "1\nexit 0"), "soname: %s", r);
 }
@@ -243,11 +310,12 @@ START_TEST(sysshim_run_wrapper)
 	snprintf(run_bin, sizeof run_bin, "%.*s/bin/sysshim-run", (int)(strlen(so) - 18), so);
 	const char *log = scratch_dir();
 	/* --always: cat's own fstat reaches the fstat syscall (the decisions: tests/run.sh). */
-	char *r = run("strace -f -e trace=fstat -o %s/tr %s --always cat %s/a/b/small 2>&1; cat %s/tr", log,
+	char *r = run("SYSSHIM_TRACER=allow SYSSHIM_STRATEGY=auto strace -f -e trace=fstat -o %s/tr "
+		      "%s --always cat %s/a/b/small 2>&1; cat %s/tr", log,
 		      run_bin, tree, log);
 	ck_assert_msg(strstr(r, "hi\n") && calls(r, "fstat", "1,") == 1,
 		      "sysshim-run --always cat did not preload the library:\n%s", r);
-	r = run("strace -f -e trace=fstat -o %s/tr %s --never cat %s/a/b/small 2>&1; cat %s/tr", log,
+	r = run("SYSSHIM_TRACER=allow SYSSHIM_STRATEGY=auto strace -f -e trace=fstat -o %s/tr %s --never cat %s/a/b/small 2>&1; cat %s/tr", log,
 		run_bin, tree, log);
 	ck_assert_msg(strstr(r, "hi\n") && calls(r, "fstat", "1,") == 0,
 		      "sysshim-run --never cat preloaded the library:\n%s", r);
@@ -271,6 +339,7 @@ int main(void)
 	tcase_add_loop_test(t, same_output, 0, sizeof cmds / sizeof *cmds);
 	tcase_add_test(t, git_status);
 	tcase_add_test(t, strace_shows_fstat);
+	tcase_add_test(t, nothing_of_its_own);
 	tcase_add_test(t, legacy_names);
 	tcase_add_test(t, static_gcc);
 	tcase_add_test(t, static_musl);

@@ -8,7 +8,7 @@
  *    family allowed, logged, refused with EPERM or ENOSYS, killed or trapped, and a model
  *    that predicts every call's outcome: answered (the kernel's own answer, field by
  *    field), refused with which errno, or the process killed by SIGSYS at which call (only
- *    where glibc's own call would be), and what sysshim_company() says the filter stops.
+ *    where glibc's own call would be), and what sysshim_interposers() says the filter stops.
  *    Each round in a child of its own, under a watchdog. SYSSHIM_STRESS_SEED reruns.
  * Filters are installed in forked children: the test process keeps none. */
 #include <check.h>
@@ -273,17 +273,17 @@ static int handed_on(const char *name)
 }
 
 /* In the child: the calls, each outcome to the pipe as (call, errno or 0, ino). The
- * first byte sent is sysshim_company().stopped. */
+ * first byte sent is sysshim_interposers().stopped. */
 static void child(const struct round *r, const char *path, int out)
 {
 	struct stat st;
 	struct statx sx;
-	struct sysshim_company co;
+	struct sysshim_interposers co;
 	int fd = open(path, O_RDONLY);
 	if (r->probe_first)
 		stat(path, &st);
 	install(r);
-	sysshim_company(&co);
+	sysshim_interposers(&co);
 	unsigned char s = (unsigned char)co.stopped;
 	if (write(out, &s, 1) != 1)
 		_exit(91);
@@ -383,7 +383,7 @@ START_TEST(late_model)
 					(r.act[KN] >= A_KILL ? K_NEWFSTATAT : 0) |
 					(r.act[KX] >= A_KILL ? K_STATX : 0);
 		ck_assert_msg(got_stopped && stopped == want_stopped,
-			      "%s: sysshim_company() says %#x stopped, the model %#x", what, stopped,
+			      "%s: sysshim_interposers() says %#x stopped, the model %#x", what, stopped,
 			      want_stopped);
 	}
 	fprintf(stderr, "sandbox late_model: %d rounds, %d calls answered, %d refused, %d children killed "

@@ -394,7 +394,7 @@ static void same_as(const char *what, const char *call, int r, const struct stat
 
 /* The definition NAME goes to after the library's where it is another interposer's, not
  * the C library's (a sanitizer's runtime defines stat and lstat): the library hands the
- * call to it (sysshim(7), IN COMPANY), so its answer is the one to give, filter or not. */
+ * call to it (sysshim(7), COMPATIBILITY), so its answer is the one to give, filter or not. */
 static void *interposed(const char *name)
 {
 	void *p = dlsym(RTLD_NEXT, name);
@@ -403,9 +403,9 @@ static void *interposed(const char *name)
 		return NULL;
 	for (int c = 0; c < SYSSHIM_CALLS; c++)
 		if (!strcmp(sysshim_call_name(c), name)) {
-			struct sysshim_company co;
-			sysshim_company(&co);
-			ck_assert_msg(co.handed >> c & 1, "%s is %s's, but the library answers it",
+			struct sysshim_interposers co;
+			sysshim_interposers(&co);
+			ck_assert_msg(co.forwarded >> c & 1, "%s is %s's, but the library answers it",
 				      name, di.dli_fname);
 		}
 	return p;

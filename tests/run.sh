@@ -7,9 +7,13 @@
 # Whether the library is loaded is read from the command's own /proc/self/maps.
 # The command is read where it would be preloaded: a dynamic C program is preloaded, a
 # static one, set-user-ID and set-group-ID copies, Go programs (Debian's gdu, cgo, and
-# shfmt, static) and crafted ELF files of another class or machine run untouched; scripts
-# as before. What reached the command's execve is read with strace -v; what sysshim-run
-# does before it, with strace too. The ELF reader alone (tests/run/needed.c, under ASan
+# shfmt, static), crafted ELF files of another class or machine, and programs of another
+# C library (a real musl one, and crafted ones naming another loader) run untouched;
+# scripts as before, but for a script whose interpreter the library would break. What
+# reached the command's execve is read with strace -v; what sysshim-run does before it
+# with valgrind --trace-syscalls (a tracer it would see: it steps aside for strace).
+# Under a tracer that kills fstat (strace -e inject), sysshim-run and the command end as
+# the command alone does. The ELF reader alone (tests/run/needed.c, under ASan
 # and UBSan where the compiler has them): the DT_NEEDED walk on real and crafted files,
 # malformed ones, and a few thousand files with bytes changed where it looks.
 # Prints "sysshim-run: N passed, N failed".
@@ -58,11 +62,11 @@ check() {
 	shift 4
 	"$@" >"$tmp/out" 2>"$tmp/err"
 	rc=$?
-	lib=no
-	grep -q 'libsysshim\.so' "$tmp/out" && lib=yes
+	mapped=no
+	grep -q 'libsysshim\.so' "$tmp/out" && mapped=yes
 	why=
 	[ "$rc" = "$want_rc" ] || why="exit $rc, want $want_rc"
-	[ "$want_lib" = - ] || [ "$lib" = "$want_lib" ] || why="$why; library loaded: $lib, want $want_lib"
+	[ "$want_lib" = - ] || [ "$mapped" = "$want_lib" ] || why="$why; library loaded: $mapped, want $want_lib"
 	if [ -n "$pat" ]; then grep -q -e "$pat" "$tmp/err" || why="$why; stderr lacks '$pat'"
 	else [ -s "$tmp/err" ] && why="$why; stderr not empty"; fi
 	if [ -z "$why" ]; then ok "$name"; else bad "$name: $why" "$(head -3 "$tmp/err")"; fi
@@ -219,10 +223,24 @@ decides() {
 saw() {
 	grep -qxF -- "$2" "$tmp/out" && ok "$1" || bad "$1" "$(head -4 "$tmp/out")"
 }
-# before FILE CMD...: the names of the syscalls sysshim-run makes from its start (its
-# execve) to the execve of FILE, on one line (strace without -f: sysshim-run becomes the
-# command; what env(1) in CMD does before is left out).
+# before FILE CMD...: the names of the syscalls sysshim-run makes from its start to the
+# execve of FILE, on one line. CMD runs sysshim-run as $vrun: under valgrind, which is no
+# tracer (TracerPid stays 0) and follows no execve (--trace-syscalls: the calls of
+# sysshim-run alone, its throwaway children's left out). A tracer is seen: strace's
+# answer (before_traced) is that of the tracer's case.
+vrun="$(command -v valgrind) -q --tool=none --trace-syscalls=yes --log-file=$tmp/vg $run"
 before() {
+	f=$1
+	shift
+	rm -f "$tmp/vg"
+	"$@" >/dev/null 2>&1
+	awk -v f="($f)" '
+		$1 !~ /^SYSCALL\[/ || $2 == "..." { next }
+		{ split($1, p, /[[,]/); if (pid == "") pid = p[2]; if (p[2] != pid) next }
+		$2 == "sys_execve" && index($0, f) { exit }
+		{ n = $2; sub(/^sys_/, "", n); if (n == "newfstat") n = "fstat"; printf "%s ", n }' "$tmp/vg"
+}
+before_traced() {
 	f=$1
 	shift
 	strace -qq -o "$tmp/sc" "$@" >/dev/null 2>&1
@@ -231,11 +249,17 @@ before() {
 		on { sub(/\(.*/, ""); printf "%s ", $0 }
 		index($0, r) == 1 { on = 1 }' "$tmp/sc"
 }
-# costs NAME WANT FILE CMD...: before's answer is WANT.
+# costs NAME WANT FILE CMD...: before's answer is WANT; costs_traced: before_traced's.
 costs() {
 	name=$1 want=$2
 	shift 2
 	got=$(before "$@")
+	[ "$got" = "$want" ] && ok "$name: $want" || bad "$name" "got:  $got" "want: $want"
+}
+costs_traced() {
+	name=$1 want=$2
+	shift 2
+	got=$(before_traced "$@")
 	[ "$got" = "$want" ] && ok "$name: $want" || bad "$name" "got:  $got" "want: $want"
 }
 dear="100 250"
@@ -244,13 +268,16 @@ export SYSSHIM_LIB=$lib
 decides "a dynamic C program: preloaded (--always), -v says what it is" 0 yes \
 	"preloading $lib: asked to.*; $showenv is a dynamic program (its loader: /" "$showenv" $run -v --always "$showenv"
 saw "  and the library is mapped into it" "mapped: yes"
-decides "a dynamic C program: preloaded (auto, a dear empty path)" 0 yes \
-	"preloading .*2.50 times fstat.*; $showenv is a dynamic program" "$showenv" env SYSSHIM_RUN_TIMING="$dear" $run -v "$showenv"
+# (Auto is tried without strace: a tracer makes it step aside, see "-- a tracer" below.)
+check "a dynamic C program: preloaded (auto, a dear empty path)" 0 yes \
+	"preloading .*2.50 times fstat.*; $showenv is a dynamic program" env SYSSHIM_RUN_TIMING="$dear" $run -v "$showenv"
+saw "  and the library is mapped into it" "mapped: yes"
 decides "a static program: untouched, said so" 0 no \
 	"not preloading: $showenv-static is a static program (no PT_INTERP)" "$showenv-static" $run -v --always "$showenv-static"
 saw "  and it has no LD_PRELOAD" "LD_PRELOAD=(unset)"
-decides "a static program: untouched under auto too" 0 no "a static program" "$showenv-static" \
+check "a static program: untouched under auto too" 0 no "a static program" \
 	env SYSSHIM_RUN_TIMING="$dear" $run -v "$showenv-static"
+saw "  and it has no LD_PRELOAD" "LD_PRELOAD=(unset)"
 cp "$showenv" "$tmp/suid"; chmod 4755 "$tmp/suid"
 cp "$showenv" "$tmp/sgid"; chmod 2755 "$tmp/sgid"
 cp "$showenv" "$tmp/sgid-nox"; chmod 2745 "$tmp/sgid-nox"
@@ -295,8 +322,8 @@ decides "a script for a static program: preloaded as before, -v says the interpr
 	"$tmp/static.sh" $run -v --always "$tmp/static.sh"
 saw "  and LD_PRELOAD reached the interpreter" "LD_PRELOAD=$lib"
 printf '#!/bin/sh\necho "LD_PRELOAD=$LD_PRELOAD"\n' > "$tmp/bin/hashed"; chmod 755 "$tmp/bin/hashed"
-decides "a script found in PATH (auto, dear): preloaded" 0 yes "$tmp/bin/hashed is a script for /bin/sh, a dynamic program" \
-	"$tmp/bin/hashed" env PATH="$tmp/p0:$tmp/bin" SYSSHIM_RUN_TIMING="$dear" $run -v hashed
+check "a script found in PATH (auto, dear): preloaded" 0 yes "$tmp/bin/hashed is a script for /bin/sh, a dynamic program" \
+	env PATH="$tmp/p0:$tmp/bin" SYSSHIM_RUN_TIMING="$dear" $run -v hashed
 saw "  and the script's shell has it" "LD_PRELOAD=$lib"
 decides "a file without #!: preloaded as before (/bin/sh runs it)" 0 yes "nohash is neither an ELF file nor a #! script" \
 	/bin/sh $run -v --always "$tmp/bin/nohash" x
@@ -305,32 +332,137 @@ decides "a file without #!: preloaded as before (/bin/sh runs it)" 0 yes "nohash
 # (SYSSHIM_LIB); where the command makes it step aside, no look-up; where it steps aside
 # before (--never, a cheap empty path), the command is not touched.
 # Every run but --never first reads /proc/self/status (openat, read, close): whether a
-# seccomp filter is in force. The command is looked at (newfstatat) before it is opened;
-# its dynamic section is read (a pread: beyond the first page) for the names it needs.
+# seccomp filter or a tracer is there. The command is looked at (newfstatat) before it
+# is opened; its dynamic section is read (a pread: beyond the first page) for the names
+# it needs. Without a filter, nothing but the NULL path is asked of the kernel (nothing
+# else could refuse statx or fstat), and not even that where SYSSHIM_RUN_TIMING answers.
+if ! command -v valgrind >/dev/null; then
+	bad "valgrind is not installed (make deps-check installs it): the costs are not read"
+fi
 st="openat read close"
 costs "cost, --always, a dynamic program" "$st newfstatat openat fstat read pread64 close newfstatat " \
-	"$showenv" $run --always "$showenv"
-costs "cost, auto (preloads), a dynamic program" \
-	"$st statx fstat newfstatat newfstatat openat fstat read pread64 close newfstatat " \
-	"$showenv" env SYSSHIM_RUN_TIMING="$dear" $run "$showenv"
+	"$showenv" $vrun --always "$showenv"
+costs "cost, auto (preloads: SYSSHIM_RUN_TIMING), a dynamic program: nothing asked" \
+	"$st newfstatat openat fstat read pread64 close newfstatat " \
+	"$showenv" env SYSSHIM_RUN_TIMING="$dear" $vrun "$showenv"
 costs "cost, --always, a static program (no look-up)" "$st newfstatat openat fstat read close " \
-	"$showenv-static" $run --always "$showenv-static"
-costs "cost, --always, set-user-ID (not even opened)" "$st newfstatat " "$tmp/suid" $run --always "$tmp/suid"
-costs "cost, --always, a script (its interpreter not read without -v)" \
-	"$st newfstatat openat fstat read close newfstatat " "$tmp/static.sh" $run --always "$tmp/static.sh"
+	"$showenv-static" $vrun --always "$showenv-static"
+costs "cost, --always, set-user-ID (not even opened)" "$st newfstatat " "$tmp/suid" $vrun --always "$tmp/suid"
+costs "cost, --always, a script: its interpreter read too (one level)" \
+	"$st newfstatat openat fstat read newfstatat openat fstat read close close newfstatat " \
+	"$tmp/static.sh" $vrun --always "$tmp/static.sh"
 costs "cost, a PATH search: a missing candidate costs one newfstatat, no execve" \
 	"$st newfstatat newfstatat openat fstat read pread64 close newfstatat " \
-	"$showenv" env PATH="$tmp/p0:$(dirname "$showenv")" $run --always "$(basename "$showenv")"
-costs "cost, --never: the command is not read" "" "$showenv" $run --never "$showenv"
-costs "cost, a cheap empty path (steps aside): the command is not read" "$st statx fstat newfstatat " \
-	"$showenv" env SYSSHIM_RUN_TIMING="100 110" $run "$showenv"
+	"$showenv" env PATH="$tmp/p0:$(dirname "$showenv")" $vrun --always "$(basename "$showenv")"
+costs "cost, --never: the command is not read" "" "$showenv" $vrun --never "$showenv"
+costs "cost, a cheap empty path (steps aside): the command is not read" "$st " \
+	"$showenv" env SYSSHIM_RUN_TIMING="100 110" $vrun "$showenv"
+if "$probe" --json | grep -q '"newfstatat_null": true'; then
+	costs "cost, auto, the NULL path accepted here (steps aside): one newfstatat, no fstat" "$st newfstatat " \
+		"$showenv" $vrun "$showenv"
+fi
 # Under a filter it cannot read: nothing asked of the kernel, the open file's mode by
 # newfstatat (the loader's call), not fstat.
 costs "cost, under a filter: no statx, no fstat, no NULL path asked" \
 	"$st newfstatat openat newfstatat read pread64 close newfstatat " \
-	"$showenv" $sb statx-enosys $run "$showenv"
+	"$showenv" $sb statx-enosys $vrun "$showenv"
+# No timing for this boot (NULL paths answered EFAULT, children clear the filter): the
+# cache is read, then the command; the calls are timed only for a command that could
+# be preloaded, after it was read, and cached then.
+export SYSSHIM_SECCOMP=child
+rm -f "$SYSSHIM_RUN_CACHE"
+got=$(before "$showenv-static" $sb null-efault $vrun "$showenv-static")
+case $got in
+*clock_gettime*) bad "cost, not timed yet, a static program: timed all the same" "got: $got" ;;
+*) [ ! -e "$SYSSHIM_RUN_CACHE" ] && ok "cost, not timed yet, a static program: no timing, nothing cached" ||
+	bad "cost, not timed yet, a static program: cached" "$(cat "$SYSSHIM_RUN_CACHE")" ;;
+esac
+got=$(before "$showenv" $sb null-efault $vrun "$showenv")
+case $got in
+*"read pread64 close openat clock_gettime"*)
+	[ -s "$SYSSHIM_RUN_CACHE" ] && ok "cost, not timed yet, a dynamic program: timed once it was read, and cached" ||
+		bad "cost, not timed yet, a dynamic program: not cached" ;;
+*) bad "cost, not timed yet, a dynamic program: not timed after its read" "got: $got" ;;
+esac
+rm -f "$SYSSHIM_RUN_CACHE"
+unset SYSSHIM_SECCOMP
 
-echo "-- in company: where the library goes, what is opened"
+echo "-- a tracer: nothing the C library would not do"
+# A tracer may kill any syscall (strace -e inject): sysshim-run makes only the loader's
+# calls, auto steps aside without asking the kernel, and under a tracer that kills
+# every fstat, sysshim-run with the command ends as the command alone does, byte for byte.
+costs_traced "cost, traced, auto: the status, nothing asked, the command not read" "$st " \
+	"$showenv" $run "$showenv"
+costs_traced "cost, traced, --always: the loader's calls only, no fstat" \
+	"$st newfstatat openat newfstatat read pread64 close newfstatat " "$showenv" $run --always "$showenv"
+check "traced, auto: steps aside, -v says by whom" 0 no "not preloading: traced by pid [0-9]" \
+	strace -f -qq -o /dev/null $run -v "$showenv"
+echo "a file to cat" > "$tmp/catme"
+# killed NAME CMD...: CMD (sysshim-run cat FILE) under strace that kills fstat gives
+# what cat FILE gives under it alone.
+inject="strace -f -qq -o /dev/null -e inject=fstat:signal=SIGKILL"
+$inject cat "$tmp/catme" >"$tmp/plain.out" 2>"$tmp/plain.err"; prc=$?
+[ "$prc" = 0 ] && grep -qx "a file to cat" "$tmp/plain.out" || bad "cat under strace's fstat kill fails alone (exit $prc)" "$(cat "$tmp/plain.err")"
+killed() {
+	name=$1
+	shift
+	$inject "$@" >"$tmp/out" 2>"$tmp/err"
+	rc=$?
+	[ "$rc" = "$prc" ] && cmp -s "$tmp/out" "$tmp/plain.out" && cmp -s "$tmp/err" "$tmp/plain.err" &&
+		ok "$name: exit $rc, the same output, stderr as cat alone" ||
+		bad "$name: exit $rc (alone $prc)" "$(head -3 "$tmp/out")" "$(head -3 "$tmp/err")"
+}
+killed "strace kills fstat, sysshim-run cat FILE" $run cat "$tmp/catme"
+killed "strace kills fstat, sysshim-run --always cat FILE" $run --always cat "$tmp/catme"
+killed "strace kills fstat, SYSSHIM_RUN_TIMING dear (would preload): the tracer wins" \
+	env SYSSHIM_RUN_TIMING="$dear" $run cat "$tmp/catme"
+
+echo "-- another C library: run untouched, as without sysshim-run"
+# A real dynamic musl program (Debian's musl-tools): its loader cannot relocate the
+# library (an IFUNC, IRELATIVE), so it is run untouched, and gives what it gives alone.
+printf '%s\n' '#include <stdio.h>' '#include <stdlib.h>' '#include <sys/stat.h>' \
+	'int main(int argc, char **argv) { struct stat st; const char *p = getenv("LD_PRELOAD");' \
+	'printf("fstat %d LD_PRELOAD=%s\n", fstat(1, &st), p ? p : "(unset)");' \
+	'for (int i = 1; i < argc; i++) puts(argv[i]); fputs("to stderr\n", stderr); return 3; }' > "$tmp/musl.c"
+if ! command -v musl-gcc >/dev/null; then
+	bad "musl-gcc is not installed (musl-tools; make deps-check installs it)"
+elif ! musl-gcc -o "$tmp/musl" "$tmp/musl.c" || ! readelf -lW "$tmp/musl" | grep -q 'interpreter: .*ld-musl'; then
+	bad "musl-gcc built no dynamic musl program" "$(readelf -lW "$tmp/musl" 2>&1 | grep -i interp)"
+else
+	mi=$(readelf -lW "$tmp/musl" | sed -n 's/.*interpreter: \(.*\)]/\1/p')
+	printf '#!%s x\n' "$tmp/musl" > "$tmp/musl.sh" && chmod 755 "$tmp/musl.sh"
+	# alike NAME OPTION CMD...: sysshim-run OPTION CMD gives what CMD alone gives, byte
+	# for byte.
+	alike() {
+		name=$1 opt=$2
+		shift 2
+		"$@" >"$tmp/a.out" 2>"$tmp/a.err"; arc=$?
+		$run $opt "$@" >"$tmp/out" 2>"$tmp/err"; rc=$?
+		[ "$rc" = "$arc" ] && cmp -s "$tmp/out" "$tmp/a.out" && cmp -s "$tmp/err" "$tmp/a.err" &&
+			ok "$name: exit $rc, the same output and stderr as alone" ||
+			bad "$name: exit $rc (alone $arc)" "$(head -2 "$tmp/out")" "$(head -2 "$tmp/err")"
+	}
+	alike "a musl program, --always" --always "$tmp/musl" a b
+	SYSSHIM_RUN_TIMING="$dear" alike "a musl program, auto (a dear empty path)" --auto "$tmp/musl" a b
+	alike "a #! script for a musl program, --always" --always "$tmp/musl.sh" a
+	decides "a musl program: untouched, -v says its loader is not glibc's" 3 no \
+		"not preloading: $tmp/musl is a dynamic program whose loader $mi is not glibc's" "$tmp/musl" $run -v --always "$tmp/musl"
+	decides "a #! script for a musl program: untouched, -v says why" 3 no \
+		"not preloading: $tmp/musl.sh is a script for $tmp/musl, a dynamic program whose loader $mi is not glibc's" \
+		"$tmp/musl.sh" $run -v --always "$tmp/musl.sh"
+fi
+# Crafted: a loader of any other name, and glibc's name in another directory.
+"$mkelf" "$tmp/other-ld" loader /nonexistent/ld.so && "$mkelf" "$tmp/musl-ld" loader /nonexistent/ld-musl-x86_64.so.1 &&
+	"$mkelf" "$tmp/glibc-ld" loader "/opt/glibc/lib/$(basename "$(readelf -lW "$showenv" | sed -n 's/.*interpreter: \(.*\)]/\1/p')")" &&
+	chmod 755 "$tmp/other-ld" "$tmp/musl-ld" "$tmp/glibc-ld"
+decides "a loader of another name (/nonexistent/ld.so): untouched" 127 no \
+	"$tmp/other-ld is a dynamic program whose loader /nonexistent/ld.so is not glibc's" "$tmp/other-ld" $run -v --always "$tmp/other-ld"
+decides "musl's loader's name: untouched" 127 no \
+	"$tmp/musl-ld is a dynamic program whose loader /nonexistent/ld-musl-x86_64.so.1 is not glibc's" "$tmp/musl-ld" $run -v --always "$tmp/musl-ld"
+decides "glibc's loader in another directory: preloaded" 127 yes \
+	"$tmp/glibc-ld is a dynamic program (its loader: /opt/glibc/lib/ld-" "$tmp/glibc-ld" $run -v --always "$tmp/glibc-ld"
+
+echo "-- beside other tools: where the library goes, what is opened"
 fr=$(ls /usr/lib/*/libfakeroot/libfakeroot-sysv.so 2>/dev/null | head -1)
 fr=${fr:-/nonexistent/libother.so}
 so=$SYSSHIM_LIB	# (check() keeps its own $so)
@@ -344,7 +476,7 @@ grep -qx "LD_PRELOAD=$fr:$so" "$tmp/out" && ok "  not named twice" || bad "named
 # Two LD_PRELOAD entries: the dynamic loader takes the last; so does sysshim-run, and
 # leaves the first as it was.
 dupenv=$top/$B/tests/run-dupenv
-helper "$dupenv" tests/company/dupenv.c
+helper "$dupenv" tests/compat/dupenv.c
 "$dupenv" LD_PRELOAD=/nonexistent/first.so LD_PRELOAD="$fr" -- "$run" --always /usr/bin/env >"$tmp/out" 2>"$tmp/err"
 [ "$(grep ^LD_PRELOAD= "$tmp/out" | tr '\n' ' ')" = "LD_PRELOAD=/nonexistent/first.so LD_PRELOAD=$fr:$so " ] &&
 	! grep -q first.so "$tmp/err" && ok "LD_PRELOAD twice: the last (the loader's) gets the library, the first is left" ||
@@ -400,7 +532,7 @@ for f in "$tmp/needed-good" "$showenv" "$tmp/far-go"; do
 done
 for h in huge many; do
 	decides "sysshim-run on needed-$h: a dynamic program, preloaded" 127 yes \
-		"$tmp/needed-$h is a dynamic program (its loader: /nonexistent/ld.so)" "$tmp/needed-$h" $run -v --always "$tmp/needed-$h"
+		"$tmp/needed-$h is a dynamic program (its loader: /nonexistent/ld-linux-" "$tmp/needed-$h" $run -v --always "$tmp/needed-$h"
 done
 decides "sysshim-run on needed-good (it needs libasan.so.8): untouched, -v says why" 127 no \
 	"$tmp/needed-good is a program linked against AddressSanitizer's runtime (libasan.so.8), which must come first" \

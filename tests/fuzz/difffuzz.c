@@ -1608,10 +1608,11 @@ static int run_config(void)
 		close(dn);
 	}
 	if (!early && cfg.sc != SC_NONE) {
-		/* late: let sysshim probe an unfiltered kernel first */
+		/* late: let sysshim probe an unfiltered kernel first: its API probes at its
+		 * first call (the fd calls only after SS_PROBE_AFTER of them) */
 		struct stat st;
 		for (int i = 0; i < NSIGS; i++)
-			if (!strcmp(sigs[i].name, "fstat") && sigs[i].mine)
+			if (!strcmp(sigs[i].name, "sysshim_fstat") && sigs[i].mine)
 				((int (*)(int, struct stat *))sigs[i].mine)(reg_fd, &st);
 		install_seccomp();
 	}

@@ -521,7 +521,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		}
 		got.r = r ? -*ep : 0;
 		if (trace) {
-			unsigned w = __ss_state();
+			uint64_t w = __ss_state();
 			printf("  %s(fd %ld, path %s%s%s, flag %#x, mask %#x, buf %s): want %ld got %ld "
 			       "[state: fd strategy %u caps %#x path %s]\n",
 			       (const char *[]){ "fstat", "fstatat", "statx" }[fn], fd,

@@ -4,8 +4,10 @@
  * The kernel's own answer to newfstatat(fd, NULL, AT_EMPTY_PATH) on an fd nobody has
  * open says which way sysshim-run (/bin/sysshim-run, or $SYSSHIM_RUN_BIN) must go:
  * EBADF (6.11+, or the kernel series) - it steps aside without timing; EFAULT (before)
- * - it times the two calls, caches the answer for the boot and preloads exactly when
- * the ratio it prints is at least 1.50. Then --always, --never, a seccomp filter that
+ * - it times the two calls once a command it could preload was read (a crafted dynamic
+ * ELF file naming glibc's loader where none is; a static command: nothing timed),
+ * caches the answer for the boot and preloads exactly when the ratio it prints is at
+ * least 1.50. Then --always, --never, a seccomp filter that
  * answers statx with EPERM (it must preload: careful, and with SYSSHIM_SECCOMP=child
  * for the filter's own answer), the command's exit status passed on, and
  * env(1)'s 127. What was preloaded is read back from the command's own environment: the
@@ -13,8 +15,8 @@
  * (this program's own file stands in for it). Since sysshim-run reads the command where
  * it would preload and steps aside for a static program, a decision to preload shows as
  * "not preloading: SELF is a static program ... (else preloading: REASON)" and no
- * LD_PRELOAD; the missing library is asked for with a crafted dynamic ELF file (its
- * loader does not exist). Prints "run-decide: N passed, N failed".
+ * LD_PRELOAD; the missing library is asked for with the crafted dynamic ELF file (its
+ * exec fails: 127). Prints "run-decide: N passed, N failed".
  * Static, glibc, with tests/common/testutil.c. */
 #include <errno.h>
 #include <fcntl.h>
@@ -103,6 +105,43 @@ static int run(const char *const *args, char *const *env, int filter, char *out,
 	return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
 }
 
+/* /tmp/run_decide.dyn: a 64-bit ELF of this machine whose interpreter is glibc's loader
+ * for it in a directory that does not exist: a command sysshim-run would preload, whose
+ * exec fails (127). 0, or -1. */
+static int write_dyn(void)
+{
+#if defined(__x86_64__)
+	static const char interp[] = "/nonexistent/ld-linux-x86-64.so.2";
+	const unsigned machine = 62;
+#elif defined(__aarch64__)
+	static const char interp[] = "/nonexistent/ld-linux-aarch64.so.1";
+	const unsigned machine = 183;
+#elif defined(__loongarch__)
+	static const char interp[] = "/nonexistent/ld-linux-loongarch-lp64d.so.1";
+	const unsigned machine = 258;
+#endif
+	static const unsigned char head[120] = {
+		0x7f, 'E', 'L', 'F', 2, 1, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+		3, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,	/* ET_DYN, e_machine below */
+		64, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,	/* e_phoff 64 */
+		0, 0, 0, 0, 64, 0, 56, 0, 1, 0, 64, 0, 0, 0, 0, 0,	/* one phdr of 56 bytes */
+		3, 0, 0, 0, 4, 0, 0, 0, 120, 0, 0, 0, 0, 0, 0, 0,	/* PT_INTERP at 120 */
+		120, 0, 0, 0, 0, 0, 0, 0, 120, 0, 0, 0, 0, 0, 0, 0,	/* (sizes below) */
+		0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+		1, 0, 0, 0, 0, 0, 0, 0,
+	};
+	unsigned char img[sizeof head + sizeof interp];
+	memcpy(img, head, sizeof head);
+	memcpy(img + sizeof head, interp, sizeof interp);
+	img[18] = machine & 0xff, img[19] = machine >> 8;
+	img[96] = img[104] = sizeof interp;	/* p_filesz, p_memsz */
+	int fd = open("/tmp/run_decide.dyn", O_WRONLY | O_CREAT | O_TRUNC, 0755);
+	int wrote = fd >= 0 && write(fd, img, sizeof img) == (ssize_t)sizeof img;
+	if (fd >= 0)
+		close(fd);
+	return wrote ? 0 : -1;
+}
+
 int main(int argc, char **argv)
 {
 	if (argc > 1 && !strcmp(argv[1], "--child")) {
@@ -126,6 +165,8 @@ int main(int argc, char **argv)
 	char *env_nolib[] = { "SYSSHIM_LIB=/nonexistent/libsysshim.so.0", "PATH=/bin", 0 };
 	snprintf(want, sizeof want, "%s is a static program (no PT_INTERP)", self);
 	unlink("/tmp/run_decide.cache");
+	check(!write_dyn(), "a crafted dynamic command written (/tmp/run_decide.dyn)", strerror(errno));
+	const char *a_auto_dyn[] = { "-v", "/tmp/run_decide.dyn", 0 };
 
 	struct stat st;
 	long r = syscall(SYS_newfstatat, 0x7fffffff, (char *)0, &st, AT_EMPTY_PATH);
@@ -139,26 +180,34 @@ int main(int argc, char **argv)
 		check(strstr(err, "not preloading: the kernel accepts newfstatat(fd, NULL") != 0,
 		      "NULL path accepted here: steps aside, untimed", err);
 		check(strstr(out, "LD_PRELOAD=(unset)") != 0, "  and the command has no LD_PRELOAD", out);
-	} else if (e == EFAULT && strstr(err, "the clock here does not move")) {
-		/* A clock that ticks by jiffies (the tinyconfig kernels early after boot). */
-		check(strncmp(err, "sysshim-run: not preloading", 27) == 0 && strstr(out, "LD_PRELOAD=(unset)"),
-		      "NULL path read here, but the clock cannot time the calls: left to glibc", err);
-		check(access("/tmp/run_decide.cache", F_OK) != 0, "  and nothing cached", 0);
 	} else if (e == EFAULT) {
-		const char *c = strstr(err, "costs ");
-		double ratio = c ? atof(c + 6) : 0;
-		check(c && strstr(err, "measured now"), "NULL path read here: the two calls timed", err);
-		int pre = ratio >= 1.495;
-		check(strncmp(err, "sysshim-run: not preloading: ", 29) == 0 &&
-		      (pre ? strstr(err, want) && strstr(err, "(else preloading: newfstatat")
-			   : strstr(err, "not preloading: newfstatat") != 0),
-		      pre ? "the ratio printed is 1.50 or more: would preload (the static command steps it aside)"
-			  : "the ratio printed is under 1.50: steps aside", err);
-		check(strstr(out, "LD_PRELOAD=(unset)") != 0, "  and the command has no LD_PRELOAD", out);
-		printf("decided: %.*s\n", (int)strcspn(err, "\n"), err);
-		rc = run(a_auto, env, 0, out, err, sizeof out);
-		check(rc == CHILD_RC && strstr(err, "measured this boot, cached in /tmp/run_decide.cache"),
-		      "the second start reads the boot's cache", err);
+		/* The static command: nothing timed for it; then the dynamic one is. */
+		check(strstr(err, "not timed yet") && strstr(err, want) &&
+		      access("/tmp/run_decide.cache", F_OK) != 0,
+		      "NULL path read here; a static command: not timed, nothing cached", err);
+		rc = run(a_auto_dyn, env, 0, out, err, sizeof out);
+		if (strstr(err, "the clock here does not move")) {
+			/* A clock that ticks by jiffies (the tinyconfig kernels early after boot). */
+			check(rc == 127 && strncmp(err, "sysshim-run: not preloading", 27) == 0,
+			      "a dynamic command, but the clock cannot time the calls: left to glibc", err);
+			check(access("/tmp/run_decide.cache", F_OK) != 0, "  and nothing cached", 0);
+		} else {
+			const char *c = strstr(err, "costs ");
+			double ratio = c ? atof(c + 6) : 0;
+			check(c && strstr(err, "measured now"), "a dynamic command: the two calls timed", err);
+			int pre = ratio >= 1.495;
+			check(rc == 127 && (pre ? strncmp(err, "sysshim-run: preloading ", 24) == 0
+						: strncmp(err, "sysshim-run: not preloading: newfstatat", 39) == 0),
+			      pre ? "the ratio printed is 1.50 or more: preloads (its exec fails: 127)"
+				  : "the ratio printed is under 1.50: steps aside", err);
+			printf("decided: %.*s\n", (int)strcspn(err, "\n"), err);
+			rc = run(a_auto, env, 0, out, err, sizeof out);
+			check(rc == CHILD_RC && strstr(err, "measured this boot, cached in /tmp/run_decide.cache") &&
+			      (pre ? strstr(err, want) && strstr(err, "(else preloading: newfstatat")
+				   : strstr(err, "not preloading: newfstatat") != 0) &&
+			      strstr(out, "LD_PRELOAD=(unset)"),
+			      "the second start reads the boot's cache (the static command runs untouched)", err);
+		}
 	} else {
 		check(0, "the kernel's answer is EBADF or EFAULT", strerror(e));
 	}
@@ -188,34 +237,8 @@ int main(int argc, char **argv)
 	const char *a_none[] = { "no-such-command-rd", 0 };
 	rc = run(a_none, env, 0, out, err, sizeof out);
 	check(rc == 127, "command not found: 127", err);
-	/* A dynamic command (a 64-bit ELF of this machine with an interpreter, which does not
-	 * exist) is to be preloaded: without the library, 127. */
-	static const unsigned char dyn[] = {
-		0x7f, 'E', 'L', 'F', 2, 1, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-		3, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,	/* ET_DYN, e_machine below */
-		64, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,	/* e_phoff 64 */
-		0, 0, 0, 0, 64, 0, 56, 0, 1, 0, 64, 0, 0, 0, 0, 0,	/* one phdr of 56 bytes */
-		3, 0, 0, 0, 4, 0, 0, 0, 120, 0, 0, 0, 0, 0, 0, 0,	/* PT_INTERP at 120 */
-		120, 0, 0, 0, 0, 0, 0, 0, 120, 0, 0, 0, 0, 0, 0, 0,
-		19, 0, 0, 0, 0, 0, 0, 0, 19, 0, 0, 0, 0, 0, 0, 0,
-		1, 0, 0, 0, 0, 0, 0, 0,
-		'/', 'n', 'o', 'n', 'e', 'x', 'i', 's', 't', 'e', 'n', 't', '/', 'l', 'd', '.', 's', 'o', 0,
-	};
-	unsigned char img[sizeof dyn];
-	memcpy(img, dyn, sizeof dyn);
-#if defined(__x86_64__)
-	img[18] = 62;
-#elif defined(__aarch64__)
-	img[18] = 183;
-#elif defined(__loongarch__)
-	img[18] = 258 & 0xff, img[19] = 258 >> 8;
-#endif
-	int fd = open("/tmp/run_decide.dyn", O_WRONLY | O_CREAT | O_TRUNC, 0755);
-	int wrote = fd >= 0 && write(fd, img, sizeof img) == (ssize_t)sizeof img;
-	if (fd >= 0)
-		close(fd);
 	const char *a_nolib[] = { "--always", "/tmp/run_decide.dyn", 0 };
-	rc = wrote ? run(a_nolib, env_nolib, 0, out, err, sizeof out) : -1;
+	rc = run(a_nolib, env_nolib, 0, out, err, sizeof out);
 	check(rc == 127 && strstr(err, "cannot find libsysshim"), "a dynamic command, no library to preload: 127", err);
 	const char *a_static_nolib[] = { "--always", self, "--child", 0 };
 	rc = run(a_static_nolib, env_nolib, 0, out, err, sizeof out);

@@ -4,7 +4,7 @@
 # copy of the tree under BUILD/mutants/NAME; the library and the suites named on its
 # "Caught-by:" line are built there, and every case named must fail. A case is a Check
 # suite's SUITE:CASE (the eventfd harnesses), or sh:SCRIPT[:GROUP], a shell test run
-# whole (tests/run.sh) or for one COMPANY_ONLY group (tests/company.sh).
+# whole (tests/run.sh) or for one COMPAT_ONLY group (tests/compat.sh).
 # One line per mutant and case, then "mutants: N caught, M missed" (exit 1 if any
 # was missed). MUTANT_SECONDS (20) is each run's SYSSHIM_STRESS_SECONDS.
 set -eu
@@ -20,14 +20,14 @@ for p; do
 	name=$(basename "$p" .patch)
 	d=$b/mutants/$name
 	rm -rf "$d" && mkdir -p "$d"
-	(cd "$top" && tar cf - Makefile configure sysshim.pc.in mk src arch include tests tools programs man) | tar xf - -C "$d"
+	(cd "$top" && tar cf - Makefile configure sysshim.pc.in mk src arch include tests tools programs man bench) | tar xf - -C "$d"
 	cases=$(sed -n 's/^Caught-by: //p' "$p")
 	if ! patch -s -p1 -d "$d" < "$p" >"$d/patch.log" 2>&1; then
 		echo "mutant $name: the patch does not apply ($d/patch.log)"
 		missed=$((missed + 1))
 		continue
 	fi
-	bins=$(for c in $cases; do case $c in sh:*) echo all ;; *) echo "build/tests/${c%%:*}" ;; esac; done | sort -u)
+	bins=$(for c in $cases; do case $c in sh:*) echo all ;; *) echo all "build/tests/${c%%:*}" ;; esac; done | tr " " "\n" | sort -u)
 	if ! (cd "$d" && ./configure >/dev/null && make -s -j2 B=build $bins) >"$d/build.log" 2>&1; then
 		echo "mutant $name: does not build ($d/build.log)"
 		missed=$((missed + 1))
@@ -38,7 +38,7 @@ for p; do
 		t0=$(date +%s)
 		case $c in
 		sh:*) script=${case%%:*} group=${case#"$script"}
-			run() { (cd "$d" && B=build COMPANY_ONLY=${group#:} timeout -k 10 600 sh "$script"); } ;;
+			run() { (cd "$d" && B=build COMPAT_ONLY=${group#:} timeout -k 10 600 sh "$script"); } ;;
 		*) run() { (cd "$d" && CK_RUN_CASE=$case SYSSHIM_STRESS_SECONDS=$secs SYSSHIM_BUILD=build \
 			timeout -k 10 $((secs * 3 + 300)) "build/tests/$suite"); } ;;
 		esac

@@ -14,8 +14,11 @@
  *                           unterminated (a name without its 0 within 256 bytes), huge
  *                           (PT_DYNAMIC at an offset no file has), many (a page of
  *                           NEEDED entries, no DT_NULL, a dynamic section past the end)
- * The 64-bit ones name a loader that does not exist (/nonexistent/ld.so): their exec fails
- * with ENOENT. Exit status 0, or 1 with a message. */
+ *   mkelf FILE loader PATH  a 64-bit dynamic program of this machine whose PT_INTERP is
+ *                           PATH (another C library's loader: musl's, or any other name)
+ * The other 64-bit ones name glibc's loader for this machine in a directory that does
+ * not exist (/nonexistent/ld-linux-...): their exec fails with ENOENT. Exit status 0, or
+ * 1 with a message. */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -23,10 +26,13 @@
 
 #if defined(__x86_64__)
 #define HOST_MACHINE 62
+#define GLIBC_LOADER "ld-linux-x86-64.so.2"
 #elif defined(__aarch64__)
 #define HOST_MACHINE 183
+#define GLIBC_LOADER "ld-linux-aarch64.so.1"
 #elif defined(__loongarch__)
 #define HOST_MACHINE 258
+#define GLIBC_LOADER "ld-linux-loongarch-lp64d.so.1"
 #else
 #error "mkelf: which e_machine is this?"
 #endif
@@ -115,7 +121,7 @@ static size_t needed(const char *how, const char *interp, size_t interp_size)
 int main(int argc, char **argv)
 {
 	size_t len;
-	static const char interp[] = "/nonexistent/ld.so";
+	static const char interp[] = "/nonexistent/" GLIBC_LOADER;
 	if (argc >= 3 && !strcmp(argv[2], "elf32")) {
 		memcpy(img, "\177ELF\1\1\1", 7);
 		put16(16, 2);	/* ET_EXEC */
@@ -146,10 +152,15 @@ int main(int argc, char **argv)
 		phdr(4096, 1, 4, 8192, n - 8192, 4);
 		phdr(4096, 2, 0x6474e551, 0, 0, 16);	/* PT_GNU_STACK */
 		len = n;
+	} else if (argc >= 4 && !strcmp(argv[2], "loader") && strlen(argv[3]) < 256) {
+		ehdr64(HOST_MACHINE, 64, 1);
+		phdr(64, 0, 3, 120, strlen(argv[3]) + 1, 1);
+		memcpy(img + 120, argv[3], strlen(argv[3]) + 1);
+		len = 120 + strlen(argv[3]) + 1;
 	} else if (argc >= 4 && !strcmp(argv[2], "needed") && (len = needed(argv[3], interp, sizeof interp))) {
 		;
 	} else {
-		fprintf(stderr, "usage: mkelf FILE elf32|machine N|far-go|far-gnu|needed HOW\n");
+		fprintf(stderr, "usage: mkelf FILE elf32|machine N|far-go|far-gnu|needed HOW|loader PATH\n");
 		return 1;
 	}
 	FILE *f = fopen(argv[1], "wb");

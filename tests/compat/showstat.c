@@ -1,5 +1,5 @@
-/* tests/company/showstat.c: what each call of the stat family says of PATH... (owner,
- * size, type), for tests/company.sh: built plainly, with a sanitizer, and linked with
+/* tests/compat/showstat.c: what each call of the stat family says of PATH... (owner,
+ * size, type), for tests/compat.sh: built plainly, with a sanitizer, and linked with
  * libsysshim.a, so that every way of having the library is compared with the same
  * program without it. With -o, a stat buffer one word short (a sanitizer must catch
  * the write past its end). */

@@ -1,5 +1,5 @@
 #!/bin/sh
-# tests/company/owners.sh WAY DIR HELP: the owners scenario of tests/company.sh, run
+# tests/compat/owners.sh WAY DIR HELP: the owners scenario of tests/compat.sh, run
 # inside fakeroot or pseudo: files chowned there, read back by stat(1), Python, tar,
 # cp -a, ls, the stat-family helper (plain, and with libsysshim.a linked in), and a .deb
 # built by dpkg-deb; each reader run with sysshim added as WAY (way.sh).

@@ -1,5 +1,5 @@
-/* tests/company/late.c: a program that sandboxes itself after it has started, as sshd's
- * and browsers' children do (tests/company.sh).
+/* tests/compat/late.c: a program that sandboxes itself after it has started, as sshd's
+ * and browsers' children do (tests/compat.sh).
  *   late ACTION SYSCALL PATH
  * stats PATH (so that a preloaded library has probed), installs a libseccomp filter
  * that answers SYSCALL with ACTION (kill, trap, eperm) and allows everything else, then

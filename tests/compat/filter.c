@@ -1,5 +1,5 @@
-/* tests/company/filter.c: runs a command under a seccomp filter that libseccomp builds,
- * installed before exec, as a service manager or a sandbox does (tests/company.sh).
+/* tests/compat/filter.c: runs a command under a seccomp filter that libseccomp builds,
+ * installed before exec, as a service manager or a sandbox does (tests/compat.sh).
  *   filter ACTION SYSCALL[,SYSCALL...] CMD...
  * ACTION: kill (the process), trap (SIGSYS, no handler: the same death), eperm, enosys.
  * Every other syscall is allowed. Exit status: CMD's; 125 when the filter cannot be

@@ -1,5 +1,5 @@
-/* tests/company/callsys.c: the two calls through which a seccomp filter comes, made for
- * something else, for tests/company.sh: the library reads them and passes them on to
+/* tests/compat/callsys.c: the two calls through which a seccomp filter comes, made for
+ * something else, for tests/compat.sh: the library reads them and passes them on to
  * their next definition unchanged (uid_wrapper's and torsocks' syscall(), the C
  * library's). Prints what syscall(SYS_getuid), syscall(SYS_getppid) == getppid() and
  * prctl(PR_GET_DUMPABLE) answer. */

@@ -1,4 +1,4 @@
-/* tests/company/dupenv.c: runs CMD with an environment that holds NAME=VALUE entries
+/* tests/compat/dupenv.c: runs CMD with an environment that holds NAME=VALUE entries
  * as given, duplicates and all (env(1) cannot make two LD_PRELOAD entries):
  *   dupenv NAME=VALUE... -- CMD...
  * The entries come after the caller's environment. */

@@ -1,0 +1,186 @@
+#!/bin/sh
+# tests/roots.sh: where the library cannot load, it is not handed on (man/sysshim.7,
+# "Where the library is not loaded"). Each case runs `sh -c CMD` without sysshim (the
+# oracle), with the library preloaded (LD_PRELOAD=libsysshim.so.0 sh -c CMD) and
+# through `sysshim-run --always sh -c CMD`, and compares standard output, standard
+# error and the exit status byte for byte: a dynamic musl program (musl-gcc), reached
+# through every call of the exec family and posix_spawn; a root without the library
+# (chroot, unshare --root); a relative LD_PRELOAD path after a cd; a program of another
+# ELF class (i386); an AddressSanitizer program; valgrind memcheck on real programs
+# with the library in them and no suppression file. Then what must not change: a glibc
+# program in the same root, or in a root with the same library at the same path, still
+# gets it. The library carries no IRELATIVE relocation (musl's loader has none).
+# Environment: B (the build), CC, COMPAT_ONLY=group,group (as tests/compat.sh reads it,
+# and tests/mutants/run.sh sets it: musl, roots, class, sanitizers, kept, valgrind),
+# HELP (a directory of the helper programs, built where missing; make check-compat
+# builds them on the host with ROOTS_BUILD_ONLY=1, which only builds, and runs this
+# script in its guests with HELP pointing at them).
+# Prints "roots: N passed, N failed".
+B=${B:-build}
+CC=${CC:-cc}
+top=$(pwd)
+here=$(cd "$(dirname "$0")" && pwd)
+RUN=$top/$B/bin/sysshim-run
+LIB=$top/$B/lib/libsysshim.so.0
+pass=0 fail=0
+ok() { pass=$((pass + 1)); echo "  ok   $1"; }
+bad() { fail=$((fail + 1)); echo "  FAIL $1"; shift; for l; do printf '       %s\n' "$l"; done; }
+finish() { echo "roots: $pass passed, $fail failed"; exit $((fail != 0)); }
+have() { command -v "$1" >/dev/null 2>&1; }
+want() { case ",${COMPAT_ONLY:-all}," in *",$1,"* | *,all,*) return 0 ;; esac; return 1; }
+[ -n "${ROOTS_BUILD_ONLY:-}" ] || for f in "$RUN" "$LIB"; do
+	[ -e "$f" ] || { bad "$f is not built (make all)"; finish; }
+done
+unset LD_PRELOAD
+tmp=$(mktemp -d /tmp/sysshim-roots.XXXXXX)
+trap 'rm -rf "$tmp"' EXIT
+H=${HELP:-$tmp/bin}
+mkdir -p "$H"
+
+# ---- the programs (a missing tool fails its cases: none is skipped); with HELP, those
+# already there are taken as they are (built on the host for a guest without compilers'
+# other C libraries)
+built() { [ -x "$1" ] && [ -z "${ROOTS_BUILD_ONLY:-}" ]; }
+built "$H/execby" || $CC -O1 -o "$H/execby" "$here/preload/execby.c" || bad "tests/preload/execby.c does not build"
+if built "$H/showfile"; then
+	:
+elif have musl-gcc; then
+	musl-gcc -O1 -o "$H/showfile" "$here/preload/showfile.c" 2>"$tmp/cc.err" ||
+		bad "musl-gcc does not build tests/preload/showfile.c" "$(head -3 "$tmp/cc.err")"
+	readelf -lW "$H/showfile" 2>/dev/null | grep -q 'interpreter: .*ld-musl' ||
+		bad "the musl program has no musl interpreter" "$(readelf -lW "$H/showfile" | grep -i interp)"
+else
+	bad "musl-gcc is not installed (make deps-check installs musl-tools)"
+fi
+i386=no
+if built "$H/i386"; then
+	i386=yes
+elif $CC -m32 -nostdlib -fpie -pie -Wl,-dynamic-linker,/lib/ld-linux.so.2 -o "$H/i386" \
+	"$here/preload/i386.c" /lib32/libc.so.6 2>"$tmp/cc.err"; then
+	i386=yes
+else
+	bad "no i386 program built here (make deps-check installs libc6-i386)" "$(head -3 "$tmp/cc.err")"
+fi
+built "$H/showfile-asan" ||
+	$CC -O1 -g -fsanitize=address -o "$H/showfile-asan" "$here/preload/showfile.c" 2>"$tmp/cc.err" ||
+	bad "no AddressSanitizer program (gcc -fsanitize=address)" "$(head -3 "$tmp/cc.err")"
+[ -n "${ROOTS_BUILD_ONLY:-}" ] && exit $((fail != 0))
+
+n=$(readelf -rW "$LIB" | grep -c IRELATIV)
+[ "$n" = 0 ] && ok "no IRELATIVE relocation in $B/lib/libsysshim.so.0" ||
+	bad "$n IRELATIVE relocations in the library: musl's loader refuses it" "$(readelf -rW "$LIB" | grep IRELATIV)"
+
+# A root without the library: cat, env and their libraries (ldd), a file of its own.
+R=$tmp/root
+mkdir -p "$R/etc" "$R/bin"
+echo inside >"$R/etc/hostname"
+for p in /bin/cat /usr/bin/env; do
+	cp "$p" "$R/bin/"
+	for l in $(ldd "$p" | sed -n 's|.*[[:space:]]\(/[^ ]*\) (0x.*|\1|p'); do
+		mkdir -p "$R$(dirname "$l")" && cp -L "$l" "$R$l"
+	done
+done
+
+# ---- the oracle
+# same NAME CMD: sh -c CMD alone, with the library preloaded, through sysshim-run.
+same() {
+	c=$1 cmd=$2
+	(cd "$tmp" && sh -c "$cmd") >"$tmp/none.out" 2>"$tmp/none.err"
+	echo "exit $?" >>"$tmp/none.out"
+	for w in preload run; do
+		case $w in
+		preload) (cd "$tmp" && LD_PRELOAD=$LIB sh -c "$cmd") ;;
+		run) (cd "$tmp" && "$RUN" --always sh -c "$cmd") ;;
+		esac >"$tmp/$w.out" 2>"$tmp/$w.err"
+		echo "exit $?" >>"$tmp/$w.out"
+		if cmp -s "$tmp/none.out" "$tmp/$w.out" && cmp -s "$tmp/none.err" "$tmp/$w.err"; then
+			ok "$c: $w"
+		else
+			bad "$c: $w is not what the command without sysshim does" \
+				"$(diff "$tmp/none.out" "$tmp/$w.out" | head -6)" \
+				"$(diff "$tmp/none.err" "$tmp/$w.err" | head -4)"
+		fi
+	done
+}
+
+if want musl; then
+echo "-- another C library: a dynamic musl program"
+f=$tmp/file
+echo hello >"$f"
+same "musl, run by the shell" "$H/showfile $f /"
+for w in execve execv execvp execvpe execl execle execlp fexecve execveat posix_spawn posix_spawnp; do
+	same "musl, by $w" "PATH=$H:\$PATH $H/execby $w $H/showfile $f"
+done
+printf '#!%s\n' "$H/showfile" >"$H/musl-script" && chmod +x "$H/musl-script"
+same "a script whose interpreter is the musl program" "$H/musl-script"
+
+fi
+if want roots; then
+echo "-- another root: no library at its path"
+same "chroot" "chroot $R /bin/cat /etc/hostname"
+have unshare && same "unshare --root" "unshare --root=$R /bin/cat /etc/hostname" ||
+	bad "unshare is not installed (util-linux)"
+# A relative path in LD_PRELOAD names nothing once the shell has changed directory.
+(cd "$top" && sh -c "cd / && cat $f") >"$tmp/none.out" 2>&1
+(cd "$top" && LD_PRELOAD=$B/lib/libsysshim.so.0 sh -c "cd / && cat $f") >"$tmp/rel.out" 2>&1
+cmp -s "$tmp/none.out" "$tmp/rel.out" && ok "a relative LD_PRELOAD path after cd: no loader message" ||
+	bad "a relative LD_PRELOAD path after cd" "$(diff "$tmp/none.out" "$tmp/rel.out" | head -4)"
+
+fi
+if want class; then
+echo "-- another ELF class"
+if [ $i386 = yes ]; then
+	same "an i386 program" "$H/i386"
+	# The oracle must be the program run (exit 7), not the kernel refusing its class.
+	grep -qx 'exit 7' "$tmp/none.out" && ok "the i386 program runs here (exit 7)" ||
+		bad "the i386 program does not run here: no IA32 emulation, or no /lib/ld-linux.so.2" "$(cat "$tmp/none.out" "$tmp/none.err" | head -3)"
+fi
+
+fi
+if want sanitizers; then
+echo "-- a sanitizer's runtime must come first"
+same "AddressSanitizer program, run by the shell" "$H/showfile-asan $f"
+same "AddressSanitizer program, by posix_spawn" "$H/execby posix_spawn $H/showfile-asan $f"
+
+fi
+if want kept; then
+echo "-- what does not change: a glibc program in the same root keeps the library"
+got=$(LD_PRELOAD=$LIB sh -c 'grep -c libsysshim /proc/self/maps')
+[ "${got:-0}" -gt 0 ] && ok "same root: grep has the library mapped" || bad "same root: the library is not in grep" "$got"
+got=$(LD_PRELOAD="$LIB /lib/x86_64-linux-gnu/libm.so.6" sh -c "cd / && $H/execby execvp env" | grep ^LD_PRELOAD=)
+[ "$got" = "LD_PRELOAD=$LIB /lib/x86_64-linux-gnu/libm.so.6" ] && ok "same root: LD_PRELOAD handed on as it was" ||
+	bad "same root: LD_PRELOAD changed" "$got"
+m=/lib/x86_64-linux-gnu/libm.so.6 c=/lib/x86_64-linux-gnu/libc.so.6
+cp "$m" "$R$m"
+got=$(LD_PRELOAD="$m:$LIB $c" sh -c "chroot $R /bin/env" | grep ^LD_PRELOAD=)
+[ "$got" = "LD_PRELOAD=$m $c" ] && ok "a root without it: its entry left out, the others kept" ||
+	bad "a root without it: LD_PRELOAD is not the others'" "$got"
+mkdir -p "$R$(dirname "$LIB")" && cp "$LIB" "$R$LIB"
+got=$(LD_PRELOAD=$LIB sh -c "chroot $R /bin/env" | grep ^LD_PRELOAD=)
+[ "$got" = "LD_PRELOAD=$LIB" ] && ok "a root with the same library at its path: kept" ||
+	bad "a root with the same library at its path: not kept" "$got"
+cp /bin/true "$R$LIB"
+got=$(LD_PRELOAD=$LIB sh -c "chroot $R /bin/env" | grep ^LD_PRELOAD=)
+[ -z "$got" ] && ok "a root with another file at its path: left out" ||
+	bad "a root with another file at its path: kept" "$got"
+rm -f "$R$LIB"
+
+fi
+if want valgrind; then
+echo "-- valgrind memcheck, the library in the program, no suppression file"
+if have valgrind; then
+	mkdir -p "$tmp/dir" && touch "$tmp/dir/a"
+	for cmd in "stat -c '%n %s %F' $f" "cat $f" "ls $tmp/dir"; do
+		same "valgrind $cmd" "valgrind -q --error-exitcode=99 $cmd"
+	done
+	# The probe too: at the first fd stat (SYSSHIM_STRATEGY=auto), and after 32 of them.
+	same "valgrind cat, the probe at the first fd stat" \
+		"SYSSHIM_STRATEGY=auto valgrind -q --error-exitcode=99 cat $f"
+	many=$(for i in $(seq 40); do printf ' %s' "$f"; done)
+	same "valgrind cat of 40 files, the probe after 32 fd stats" \
+		"valgrind -q --error-exitcode=99 cat $many"
+else
+	bad "valgrind is not installed"
+fi
+fi
+finish
