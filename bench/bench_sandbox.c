@@ -1,6 +1,6 @@
 /* What the library's look at its sandbox costs (sysshim(7), Sandboxes): the read of
  * /proc/self/status every process makes once, at its first stat call (an openat, a
- * read, a close: __ss_seccomp_status), and SYSSHIM_SECCOMP=child's test of the
+ * read, a close: __ss_proc_status), and SYSSHIM_SECCOMP=child's test of the
  * syscalls in a throwaway child (__ss_seccomp_child_stops, one clone and wait), each
  * against a raw fstat syscall on this kernel: interleaved rounds, the median of the
  * rounds and their spread. SYSSHIM_BENCH_SANDBOX_ROUNDS (11) and
@@ -14,7 +14,10 @@
 #include <unistd.h>
 
 /* The library's own, hidden in libsysshim.so, linked from libsysshim.a. */
-int __ss_seccomp_status(unsigned *mode, unsigned *filters);
+struct ss_proc_status {
+	unsigned mode, filters, tracer;
+};
+int __ss_proc_status(struct ss_proc_status *s);
 unsigned __ss_seccomp_child_stops(unsigned sc);
 
 #define MAXR 64
@@ -51,14 +54,14 @@ static double median(double *v, int n, double *lo, double *hi)
 static double round_of(int c, long n)
 {
 	struct stat st;
-	unsigned mode, filters;
+	struct ss_proc_status ps;
 	double t0 = now_ns();
 
 	for (long i = 0; i < n; i++) {
 		if (c == 0)
 			syscall(SYS_fstat, 0, &st);
 		else if (c == 1)
-			__ss_seccomp_status(&mode, &filters);
+			__ss_proc_status(&ps);
 		else
 			__ss_seccomp_child_stops(0x1f);
 	}
@@ -75,13 +78,13 @@ int main(void)
 	int rounds = (int)env_long("SYSSHIM_BENCH_SANDBOX_ROUNDS", 11);
 	long iters = env_long("SYSSHIM_BENCH_SANDBOX_ITERS", 2000);
 	double t[3][MAXR];
-	unsigned mode, filters;
+	struct ss_proc_status ps;
 
 	if (rounds < 1)
 		rounds = 1;
 	if (rounds > MAXR)
 		rounds = MAXR;
-	if (__ss_seccomp_status(&mode, &filters)) {
+	if (__ss_proc_status(&ps)) {
 		printf("sandbox benchmark: /proc/self/status has no Seccomp line here: nothing to time\n");
 		return 0;
 	}
@@ -92,7 +95,7 @@ int main(void)
 		}
 	printf("sandbox benchmark: %d interleaved rounds (%ld status reads, %ld children a round), "
 	       "medians [min, max]; seccomp mode %u, %u filters\n",
-	       rounds, iters, iters / 5 + 1, mode, filters);
+	       rounds, iters, iters / 5 + 1, ps.mode, ps.filters);
 	double ref = 0;
 	for (int c = 0; c < 3; c++) {
 		double lo, hi, m = median(t[c], rounds, &lo, &hi);

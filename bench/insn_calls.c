@@ -1,22 +1,45 @@
 /* insn_calls CALL N: N calls of the C library's CALL (fstat, stat, lstat, fstatat,
- * fstatat-empty, statx), for callgrind with libsysshim.so preloaded: the difference of
- * two runs gives user-space instructions per call of the library's export
- * (tools/insn-count.sh). */
+ * fstatat-empty, statx, fstat64, stat64, lstat64, fstatat64), each through the PLT as a
+ * program calls it, for callgrind: the difference of two runs gives user-space
+ * instructions per call of whichever export answers the name (tools/insn-count.sh). Built
+ * twice (mk/quality.mk): plain, where glibc answers, or libsysshim.so.0 when preloaded; and
+ * linked with libsysshim.a, where the library's own definitions answer.
+ * insn_calls where: the file each name's definition comes from (dladdr), so that the
+ * count is known to be of the export it claims to be. */
 #define _GNU_SOURCE
+#define _LARGEFILE64_SOURCE
+#include <dlfcn.h>
 #include <fcntl.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
+static const char *from(void *f)
+{
+	Dl_info i;
+	return dladdr(f, &i) && i.dli_fname && *i.dli_fname ? i.dli_fname : "(the program)";
+}
+
 int main(int argc, char **argv)
 {
 	struct stat st;
+	struct stat64 st64;
 	struct statx sx;
 	int fd = open("/dev/null", O_RDONLY);
 	long n = argc == 3 ? atol(argv[2]) : 0;
-	const char *c = argc == 3 ? argv[1] : "";
+	const char *c = argc >= 2 ? argv[1] : "";
 
+	if (!strcmp(c, "where")) {
+		/* The addresses as the program's calls take them (the PLT's, resolved), and
+		 * "(the program)" where the definition is linked in. */
+		printf("fstat %s\nstat %s\nlstat %s\nfstatat %s\nstatx %s\n", from((void *)fstat),
+		       from((void *)stat), from((void *)lstat), from((void *)fstatat), from((void *)statx));
+		printf("fstat64 %s\nstat64 %s\nlstat64 %s\nfstatat64 %s\n", from((void *)fstat64),
+		       from((void *)stat64), from((void *)lstat64), from((void *)fstatat64));
+		return 0;
+	}
 	fstat(fd, &st);
 	if (!strcmp(c, "fstat"))
 		for (long i = 0; i < n; i++)
@@ -36,6 +59,18 @@ int main(int argc, char **argv)
 	else if (!strcmp(c, "statx"))
 		for (long i = 0; i < n; i++)
 			statx(AT_FDCWD, "/dev/null", 0, STATX_BASIC_STATS, &sx);
+	else if (!strcmp(c, "fstat64"))
+		for (long i = 0; i < n; i++)
+			fstat64(fd, &st64);
+	else if (!strcmp(c, "stat64"))
+		for (long i = 0; i < n; i++)
+			stat64("/dev/null", &st64);
+	else if (!strcmp(c, "lstat64"))
+		for (long i = 0; i < n; i++)
+			lstat64("/dev/null", &st64);
+	else if (!strcmp(c, "fstatat64"))
+		for (long i = 0; i < n; i++)
+			fstatat64(AT_FDCWD, "/dev/null", &st64, 0);
 	else
 		return 2;
 	return 0;

@@ -4,10 +4,12 @@
 #                     sha256sum, make+gcc) on a tmpfs tree of 2000 files, booted on Debian's
 #                     6.1 and Debian 13's 6.12 kernels (qemu TCG), BR_ROUNDS interleaved
 #                     rounds under glibc alone, LD_PRELOAD, sysshim-run and the glibc 2.36
-#                     backport (upstream/glibc, when built: make check-upstream-glibc),
-#                     then the patched 6.1 kernel with stock glibc and sysshim-run (when
-#                     built: see BR_KP); the per-process cost (/bin/true) also under an
-#                     empty .so, sysshim-run --always and --never; medians, paired
+#                     backport (upstream/glibc, when built: make check-upstream-glibc)
+#                     and the floor (the empty preload of the library's exports,
+#                     bench/empty_preload.c: each row shows it beside sysshim), then the
+#                     patched 6.1 kernel with stock glibc and sysshim-run (when built: see
+#                     BR_KP); the per-process cost (/bin/true) also under sysshim-run
+#                     --always and --never; medians, paired
 #                     differences with 95% intervals (its time: docs/results.md, "What
 #                     real programs gain"; BR_STRACE=1 adds the syscall counts and call
 #                     sites, not timed). Not in make check.
@@ -32,12 +34,12 @@ BR_RUNTIMES ?= 0
 BR_RT = $(filter 1,$(BR_RUNTIMES))
 BR = $(B)/bench-real$(if $(BR_RT),-rt)
 BR_PKGS = python3 git sqlite3 tar findutils coreutils make gcc libc6-dev strace util-linux \
-	$(BR_COMPANY_PKGS) $(if $(BR_RT),ripgrep fd-find gdu nodejs openjdk-17-jre-headless)
-# What tests/company.sh runs sysshim beside (make check-company): the Debian packages that
+	$(BR_COMPAT_PKGS) $(if $(BR_RT),ripgrep fd-find gdu nodejs openjdk-17-jre-headless)
+# What tests/compat.sh runs sysshim beside (make check-compat): the Debian packages that
 # interpose the stat family, libseccomp for its filters, and iproute2 for the loopback
 # that fakeroot-tcp's daemon listens on (testbed/bench-real/init).
-BR_COMPANY_PKGS = fakeroot pseudo fakechroot faketime umockdev checkinstall libuid-wrapper libseccomp2 \
-	iproute2
+BR_COMPAT_PKGS = fakeroot pseudo fakechroot faketime umockdev checkinstall libuid-wrapper libseccomp2 \
+	iproute2 libc6-i386
 BR_KEY := $(shell echo "bookworm minbase 1 $(strip $(BR_PKGS))" | sha256sum | cut -c1-12)
 BR_ROOT = $(CACHE)/bench-real/rootfs-$(BR_KEY)
 BR_GLIBC ?= $(CACHE)/upstream/glibc/build
@@ -68,8 +70,10 @@ deps-bench-real:
 br-rootfs: deps-bench-real
 	@$(call CACHE_LOCK,bench-real) $(BR_SRC)/mkrootfs.sh $(BR_ROOT) $(BR_PKGS)
 
-# The overlay: /init, the runner, the timer, the workloads, sysshim (built here) and, when
-# it is built, the backport's libc.so.6 and ld.so.
+# The overlay: /init, the runner, the timer, the workloads, sysshim (built here), the floor
+# preload (mk/quality.mk), put where the library is put, at a path of the same length
+# (/opt/shfloor/lib/libshfloor.so.0: the environment's length changes ld.so's work), and,
+# when it is built, the backport's libc.so.6 and ld.so.
 $(BR)/brtime: $(BR_SRC)/brtime.c
 	@mkdir -p $(dir $@)
 	$(CC) -O2 -Wall -static -o $@ $<
@@ -78,32 +82,49 @@ $(BR)/bpmount: $(BR_SRC)/bpmount.c
 	@mkdir -p $(dir $@)
 	$(CC) -O2 -Wall -static -o $@ $<
 
-$(BR)/empty.so: $(BR_SRC)/empty.c
-	@mkdir -p $(dir $@)
-	$(CC) -O2 -shared -fPIC -o $@ $<
-
 # The Java workload (BR_RUNTIMES=1), compiled on the host for the guest's Java 17.
 $(BR)/java/JFiles.class: $(BR_SRC)/w/java/JFiles.java
 	@mkdir -p $(dir $@)
 	javac --release 17 -d $(dir $@) $<
 
-# tests/company.sh and its helper programs, built here for the guest's Debian 12.
-$(BR)/company-bin/.built: tests/company.sh $(wildcard tests/company/*.c) $(B)/lib/libsysshim.a
+# tests/compat.sh and its helper programs, built here for the guest's Debian 12.
+$(BR)/compat-bin/.built: tests/compat.sh $(wildcard tests/compat/*.c) $(B)/lib/libsysshim.a
 	@mkdir -p $(dir $@)
-	@B=$(B) HELP=$(abspath $(dir $@)) COMPANY_BUILD_ONLY=1 sh tests/company.sh && touch $@
+	@B=$(B) HELP=$(abspath $(dir $@)) COMPAT_BUILD_ONLY=1 sh tests/compat.sh && touch $@
 
-br-overlay: deps-bench-real all $(BR)/brtime $(BR)/bpmount $(BR)/empty.so $(BR)/company-bin/.built \
+# tests/roots.sh's programs (musl, i386, AddressSanitizer) and tests/tsync.sh's race, built
+# here too; the wrappers' table (tests/check_wrappers.c; see BR_WRAPPERS); the musl
+# loader the musl program names, from this host's musl (the root has no musl package),
+# put at /usr/lib, where /lib leads.
+$(BR)/roots-bin/.built: tests/roots.sh $(wildcard tests/preload/*.c) tests/tsync.sh tests/tsync/race.c
+	@mkdir -p $(dir $@)
+	@B=$(B) HELP=$(abspath $(dir $@)) ROOTS_BUILD_ONLY=1 sh tests/roots.sh && \
+		B=$(B) TSYNC_BIN=$(abspath $(dir $@))/race TSYNC_BUILD_ONLY=1 sh tests/tsync.sh && touch $@
+BR_MUSL_LD = /lib/ld-musl-x86_64.so.1
+# The wrappers' table linked dynamically: its check that filters apply asks dlsym for the
+# C library's syscall(), which a static program has not; with it goes the host's
+# libsubunit.so.0 (Check itself is linked in; the host is Debian 12 as the root is).
+BR_WRAPPERS = $(B)/tests/check_wrappers
+
+br-overlay: deps-bench-real all $(BR)/brtime $(BR)/bpmount floor $(BR)/compat-bin/.built \
+	$(BR)/roots-bin/.built $(BR_WRAPPERS) \
 	$(if $(BR_RT),$(BR)/java/JFiles.class)
 	@rm -rf $(BR)/overlay && mkdir -p $(BR)/overlay/opt/bench/w $(BR)/overlay/opt/sysshim/bin \
-		$(BR)/overlay/opt/sysshim/lib
+		$(BR)/overlay/opt/sysshim/lib $(BR)/overlay/opt/shfloor/lib
 	@cp $(BR_SRC)/init $(BR)/overlay/init && chmod 755 $(BR)/overlay/init
-	@cp $(BR_SRC)/guest.sh $(BR)/brtime $(BR)/bpmount $(BR)/empty.so $(BR)/overlay/opt/bench/
+	@cp $(BR_SRC)/guest.sh $(BR)/brtime $(BR)/bpmount $(BR)/overlay/opt/bench/
 	@cp -r $(BR_SRC)/w/* $(BR)/overlay/opt/bench/w/
-	@mkdir -p $(BR)/overlay/opt/bench/company && cp tests/company.sh $(BR)/overlay/opt/bench/ && \
-		cp tests/company/*.sh $(BR)/overlay/opt/bench/company/ && cp -r $(BR)/company-bin $(BR)/overlay/opt/bench/
+	@mkdir -p $(BR)/overlay/opt/bench/compat && cp tests/compat.sh $(BR)/overlay/opt/bench/ && \
+		cp tests/compat/*.sh $(BR)/overlay/opt/bench/compat/ && cp -r $(BR)/compat-bin $(BR)/overlay/opt/bench/
+	@cp tests/roots.sh tests/tsync.sh $(BR_WRAPPERS) $(BR)/overlay/opt/bench/ && \
+		cp -r $(BR)/roots-bin $(BR)/overlay/opt/bench/ && mkdir -p $(BR)/overlay/usr/lib && \
+		cp -L $(BR_MUSL_LD) $(BR)/overlay/usr/lib/ && mkdir -p $(BR)/overlay/usr/lib/x86_64-linux-gnu && \
+		cp -L $$(ldd $(BR_WRAPPERS) | sed -n 's|.*libsubunit[^ ]* => \([^ ]*\) .*|\1|p') \
+			$(BR)/overlay/usr/lib/x86_64-linux-gnu/
 	@$(if $(BR_RT),cp $(BR)/java/JFiles.class $(BR)/overlay/opt/bench/w/java/,rm -rf $(BR)/overlay/opt/bench/w/java $(BR)/overlay/opt/bench/w/nodefs.js)
 	@cp $(B)/bin/sysshim-run $(B)/bin/sysshim-probe $(BR)/overlay/opt/sysshim/bin/
 	@cp $(B)/lib/$(SONAME) $(BR)/overlay/opt/sysshim/lib/
+	@cp $(FLOOR) $(BR)/overlay/opt/shfloor/lib/
 	@if [ -f $(BR_GLIBC)/libc.so.6 ] && [ -f $(BR_GLIBC)/elf/ld.so ]; then \
 		mkdir -p $(BR)/overlay/opt/glibc-backport && \
 		cp -L $(BR_GLIBC)/libc.so.6 $(BR)/overlay/opt/glibc-backport/libc.so.6 && \
@@ -151,22 +172,28 @@ check-real: br-prep
 	done; python3 $(BR_SRC)/report.py check 6.1=$(BR)/check-6.1/results.txt 6.12=$(BR)/check-6.12/results.txt \
 		|| fail=1; exit $$fail
 
-# tests/company.sh in the bed, booted on Debian's 6.1 and Debian 11's 5.10, the kernels
-# where sysshim-run's auto mode preloads (make check-host runs it on the host).
-CHECK_PARTS += check-company
-HOST_SCRIPTS += tests/company.sh
-PKGS_CHECK += $(BR_COMPANY_PKGS) libseccomp-dev dpkg
-check-company: br-prep tb-fetch-kernel-5.10
+# tests/compat.sh in the bed, booted on Debian's 6.1 and Debian 11's 5.10, the kernels
+# where sysshim-run's auto mode preloads (make check-host runs it on the host), then
+# tests/roots.sh (but valgrind), tests/tsync.sh, the wrappers' table and a tracer that
+# kills fstat (testbed/bench-real/guest.sh, mode compat); each one's summary line must
+# read "N passed, 0 failed" on both kernels (a missing line fails too).
+CHECK_PARTS += check-compat
+HOST_SCRIPTS += tests/compat.sh
+PKGS_CHECK += $(BR_COMPAT_PKGS) libseccomp-dev dpkg
+check-compat: br-prep tb-fetch-kernel-5.10
 	@fail=0; for kv in 6.1=$(TB_DL)/kernel/vmlinuz 5.10=$(TB_K510)/vmlinuz; do k=$${kv%%=*}; \
-		$(BR_SRC)/run.sh company $${kv#*=} $(BR)/initrd.cpio $(BR)/company-$$k || fail=1; \
-		sed -n 's/^CO //p' $(BR)/company-$$k/results.txt > $(BR)/company-$$k/company.txt; \
-		grep -E '^  FAIL|^  skip|^       ' $(BR)/company-$$k/company.txt | head -40; \
-		r=$$(grep '^company: ' $(BR)/company-$$k/company.txt); echo "company-$$k: $${r#company: }"; \
-		case $$r in *' passed, 0 failed') ;; *) fail=1 ;; esac; \
+		$(BR_SRC)/run.sh compat $${kv#*=} $(BR)/initrd.cpio $(BR)/compat-$$k || fail=1; \
+		sed -n 's/^CO //p' $(BR)/compat-$$k/results.txt > $(BR)/compat-$$k/compat.txt; \
+		grep -E '^  FAIL|^  skip|^       ' $(BR)/compat-$$k/compat.txt | head -40; \
+		for t in compat roots tsync wrappers tracer; do \
+			r=$$(grep "^$$t: [0-9]* passed, [0-9]* failed" $(BR)/compat-$$k/compat.txt | tail -1); \
+			echo "$$t-$$k: $${r#$$t: }"; \
+			case $$r in *' passed, 0 failed') ;; *) fail=1 ;; esac; \
+		done; \
 	done; exit $$fail
 
-bench-real-native: deps-bench-real all $(BR)/brtime $(BR)/empty.so
-	@$(BR_SRC)/native.sh $(B) $(BR)
+bench-real-native: deps-bench-real all $(BR)/brtime floor
+	@$(BR_SRC)/native.sh $(B) $(BR) $(FLOOR)
 
 # The runtimes' stat calls on this host, by kind, alone, under LD_PRELOAD and sysshim-run
 # (strace -f; what is installed of ripgrep, fd-find, gdu, nodejs, java, python3). Not in make
@@ -175,5 +202,5 @@ bench-real-host-counts: all
 	@tools/need strace
 	@$(BR_SRC)/host-counts.sh $(B) $(B)/bench-real-host-counts | tee $(B)/bench-real-host-counts.txt
 
-.PHONY: deps-bench-real br-rootfs br-overlay br-prep bench-real check-real check-company bench-real-native \
+.PHONY: deps-bench-real br-rootfs br-overlay br-prep bench-real check-real check-compat bench-real-native \
 	bench-real-host-counts

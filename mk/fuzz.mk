@@ -41,7 +41,7 @@ FUZZ_SRC_CFLAGS = -std=gnu11 -g -O1 -Wall -Wno-unused-parameter -fno-stack-prote
 	-Iarch/generic -Isrc/internal -Isrc -Iinclude
 # Each target's objects apart (with their dependency files), then the link.
 FUZZ_KSTAT_SRCS = tests/fuzz/kstat_fuzz.c src/internal/kstat.c
-FUZZ_LOGIC_SRCS = tests/fuzz/logic_fuzz.c $(filter-out src/internal/first_place.c,$(filter src/stat/% src/internal/% src/path/%,$(LIB_SRCS)))
+FUZZ_LOGIC_SRCS = tests/fuzz/logic_fuzz.c $(filter src/stat/% src/internal/% src/path/%,$(LIB_SRCS))
 
 $(FUZZ_B)/difffuzz: tests/fuzz/difffuzz.c
 	@mkdir -p $(dir $@)
@@ -67,7 +67,7 @@ fuzz-bins: $(FUZZ_B)/difffuzz $(FUZZ_LIBFUZZER)
 
 # Every exported function of libsysshim.so outside the sysshim_* API must have a line
 # in tests/fuzz/signatures.def; but prctl and syscall, which the library reads a seccomp
-# filter from and passes on to the C library's own unchanged (tests/company.sh holds
+# filter from and passes on to the C library's own unchanged (tests/compat.sh holds
 # them to that), not answers.
 fuzz-exports: $(B)/lib/libsysshim.so
 	@missing=; for f in $$(nm -D --defined-only $(B)/lib/libsysshim.so | \

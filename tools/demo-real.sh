@@ -16,8 +16,10 @@ else
 	echo "output: DIFFERS with the library" >&2
 	exit 1
 fi
+# SYSSHIM_TRACER=allow: strace only watches here (without it, the library takes strace for a
+# tracer that may kill and makes no call of its own). The first 32 fd stats go to glibc.
 count() {
-	strace -f -c -e trace=fstat,newfstatat,statx -o /dev/stderr "$@" 2>&1 >/dev/null |
+	SYSSHIM_TRACER=allow strace -f -c -e trace=fstat,newfstatat,statx -o /dev/stderr "$@" 2>&1 >/dev/null |
 		awk '$NF ~ /^(fstat|newfstatat|statx)$/ { printf "%s=%s ", $NF, $4 }'
 }
 echo "syscalls without sysshim: $(count $cmd)"

@@ -9,12 +9,14 @@
 #                                         NULL), (a path); statx(fd, ""), (fd, NULL), (a path)
 #   SITE WORKLOAD N WHERE                 remaining newfstatat(fd, "") under the preload
 #   DECIDE ...  MEASURE ...  INFO ...     sysshim-run's decision, the call timing
-# Set-ups: glibc (alone), preload (LD_PRELOAD=libsysshim.so.0, no wrapper), auto
+# Set-ups: glibc (alone), empty (the floor: the empty preload of the library's exports,
+# bench/empty_preload.c, each straight to glibc's syscall, at a path as long as the
+# library's; bench mode), preload (LD_PRELOAD=libsysshim.so.0, no wrapper), auto
 # (sysshim-run), always (sysshim-run --always), backport (glibc 2.36 with upstream/glibc's
 # fstat patch, its libc.so.6 and ld.so bound over the system's for the run); for the
-# per-process cost, on `true` only: empty (an empty .so preloaded), and in bench mode
-# always (sysshim-run --always) and never (sysshim-run --never: one exec, nothing decided).
-# Kernel command line: BRMODE=bench|check|company BRROUNDS=N BRTRUE=N (runs of `true` per round)
+# per-process cost, on `true` only, in bench mode: always (sysshim-run --always) and never
+# (sysshim-run --never: one exec, nothing decided).
+# Kernel command line: BRMODE=bench|check|compat BRROUNDS=N BRTRUE=N (runs of `true` per round)
 # BRSETUPS=s1,s2 (only these set-ups) BRW=w1,w2 (only these workloads)
 # BRRT=1: the other runtimes' workloads too (RT below; their root is BR_RUNTIMES=1's)
 # BRSTRACE=1: the strace round after the timed rounds (counts and call sites; slow under
@@ -26,6 +28,7 @@ O=/opt/bench
 SS=/opt/sysshim
 RUN=$SS/bin/sysshim-run
 LIB=$SS/lib/libsysshim.so.0
+FLOOR=/opt/shfloor/lib/libshfloor.so.0
 BP=/opt/glibc-backport
 SYSLIB=/usr/lib/x86_64-linux-gnu
 mode=check rounds=1 ntrue=20 strace_round=0 setups_only= workloads_only= runtimes=0
@@ -45,11 +48,53 @@ export LC_ALL=C HOME=/root TZ=UTC GIT_AUTHOR_NAME=bench GIT_AUTHOR_EMAIL=b@examp
 	GIT_COMMITTER_NAME=bench GIT_COMMITTER_EMAIL=b@example.org \
 	GIT_AUTHOR_DATE='2020-01-02T03:04:05Z' GIT_COMMITTER_DATE='2020-01-02T03:04:05Z'
 say INFO kernel "$(uname -r)" mode $mode rounds $rounds
-# BRMODE=company: tests/company.sh (sysshim beside other interposers, sanitizers and
-# seccomp filters) on this kernel, its every line on the console, and nothing else.
-if [ $mode = company ]; then
-	cd /tmp && RUN=$RUN LIB=$LIB PROBE=$SS/bin/sysshim-probe HELP=$O/company-bin \
-		sh $O/company.sh 2>&1 | while IFS= read -r l; do say CO "$l"; done
+# BRMODE=compat: on this kernel, where sysshim-run's auto mode preloads, the project's own
+# tests, their every line on the console (CO), and nothing else: tests/compat.sh (sysshim
+# beside other interposers, sanitizers and seccomp filters); tests/roots.sh (a dynamic
+# musl program, chroot and unshare --root, an i386 program, AddressSanitizer; valgrind is
+# left out: the root has none, and it runs on the host only); tests/tsync.sh (200 runs of
+# the race with the library); the wrappers' table (tests/check_wrappers.c);
+# a tracer that kills fstat. Each prints its "NAME: N passed, N failed" line.
+if [ $mode = compat ]; then
+	co() { while IFS= read -r l; do say CO "$l"; done; }
+	cd /tmp && RUN=$RUN LIB=$LIB PROBE=$SS/bin/sysshim-probe HELP=$O/compat-bin \
+		sh $O/compat.sh 2>&1 | co
+	# roots.sh finds the library and sysshim-run under $top/$B (B=.: /opt/sysshim).
+	(cd $SS && B=. HELP=$O/roots-bin COMPAT_ONLY=musl,roots,class,sanitizers,kept sh $O/roots.sh) 2>&1 | co
+	(cd /tmp && LIB=$LIB TSYNC_BIN=$O/roots-bin/race TSYNC_ROUNDS=200 sh $O/tsync.sh) 2>&1 | co
+	# The Check suite's summary ("100%: Checks: N, Failures: F, Errors: E") as the others' line.
+	(cd /tmp && $O/check_wrappers; echo "exit $?") >/tmp/wrappers.out 2>&1
+	co </tmp/wrappers.out
+	awk '/Checks: [0-9]+, Failures: [0-9]+, Errors: [0-9]+/ {
+		c = $0; sub(/.*Checks: /, "", c); c += 0; f = $0; sub(/.*Failures: /, "", f); f += 0
+		e = $0; sub(/.*Errors: /, "", e); e += 0; ok += c - f - e; bad += f + e; seen = 1 }
+		/^exit [1-9]/ { bad++ }
+		END { if (!seen) bad++; printf "wrappers: %d passed, %d failed\n", ok, bad }' /tmp/wrappers.out | co
+	# A tracer that kills fstat (strace's inject): cat of 40 files, preloaded and through
+	# sysshim-run --always, gives what cat gives under it alone (the library sees the
+	# tracer and keeps off the fstat syscall; 40 files: past the probe at 32 fd stats).
+	{
+		pass=0 fail=0
+		mkdir -p /tmp/tr && files=
+		for i in $(seq 40); do echo "file $i" >/tmp/tr/f$i; files="$files /tmp/tr/f$i"; done
+		inject="strace -f -qq -o /dev/null -e inject=fstat:signal=SIGKILL"
+		$inject cat $files >/tmp/tr/plain.out 2>/tmp/tr/plain.err; echo "exit $?" >>/tmp/tr/plain.out
+		grep -qx 'file 40' /tmp/tr/plain.out && grep -qx 'exit 0' /tmp/tr/plain.out || {
+			fail=$((fail + 1)); echo "  FAIL cat alone under strace's fstat kill: $(tail -1 /tmp/tr/plain.out)"; }
+		for w in preload run; do
+			case $w in
+			preload) $inject env LD_PRELOAD=$LIB cat $files ;;
+			run) $inject $RUN --always cat $files ;;
+			esac >/tmp/tr/$w.out 2>/tmp/tr/$w.err
+			echo "exit $?" >>/tmp/tr/$w.out
+			if cmp -s /tmp/tr/plain.out /tmp/tr/$w.out && cmp -s /tmp/tr/plain.err /tmp/tr/$w.err; then
+				pass=$((pass + 1)); echo "  ok   strace kills fstat, cat of 40 files: $w"
+			else
+				fail=$((fail + 1)); echo "  FAIL strace kills fstat, cat of 40 files: $w: $(tail -1 /tmp/tr/$w.out) $(head -c 200 /tmp/tr/$w.err)"
+			fi
+		done
+		echo "tracer: $pass passed, $fail failed"
+	} 2>&1 | co
 	say END
 	exit 0
 fi
@@ -146,7 +191,7 @@ wrap() {
 envfor() {
 	case $1 in
 	preload) echo "LD_PRELOAD=$LIB" ;;
-	empty) echo "LD_PRELOAD=$O/empty.so" ;;
+	empty) echo "LD_PRELOAD=$FLOOR" ;;
 	*) echo "LD_PRELOAD=" ;;
 	esac
 }
@@ -178,7 +223,7 @@ fi
 # bench: --always is LD_PRELOAD plus sysshim-run's own start, which `true` measures
 # (with --never, its floor: one exec, no decision): those run on `true` only.
 SETUPS="glibc auto always" TW=$W
-[ $mode = bench ] && SETUPS="glibc preload auto" TW="true $W"
+[ $mode = bench ] && SETUPS="glibc empty preload auto" TW="true $W"
 [ $HAVE_BP = 1 ] && [ $mode = bench ] && SETUPS="$SETUPS backport"
 [ -n "$setups_only" ] && SETUPS=$setups_only
 
@@ -193,7 +238,7 @@ while [ $r -le $rounds ]; do
 		k=$((k + 1))
 		rot=$(( (r + k) % nset ))
 		order=$(echo $SETUPS $SETUPS | cut -d' ' -f$((rot + 1))-$((rot + nset)))
-		[ $w = true ] && [ $mode = bench ] && [ -z "$setups_only" ] && order="$order empty always never"
+		[ $w = true ] && [ $mode = bench ] && [ -z "$setups_only" ] && order="$order always never"
 		for s in $order; do
 			if [ $w = true ]; then one $r true $s $ntrue; else one $r $w $s; fi
 		done
@@ -208,9 +253,10 @@ count() { # workload setup
 	w=$1 s=$2
 	prep $w
 	[ $s = backport ] && bp_on
-	strace -f -qq -o /tmp/st -e trace=fstat,newfstatat,statx -E $(envfor $s) $(cmd $w) >/dev/null 2>&1
+	strace -f -qq -o /tmp/st -e trace=fstat,newfstatat,statx -E SYSSHIM_TRACER=allow -E $(envfor $s) $(cmd $w) >/dev/null 2>&1
 	[ $s = backport ] && bp_off
-	# The probe's own calls (on fd 2147483647, answered EBADF) are not counted.
+	# The probe's own calls (on fd 2147483647, answered EBADF) are not counted. SYSSHIM_TRACER=allow:
+	# strace only watches (without it the library takes strace for a tracer that may kill).
 	say COUNT $w $s $(awk '/\(2147483647,/ { next } / fstat\(/ { f++ }
 		/ newfstatat\([^,]*, "", / { e++; next } / newfstatat\([^,]*, NULL, / { n++; next } / newfstatat\(/ { p++ }
 		/ statx\([^,]*, "", / { xe++; next } / statx\([^,]*, NULL, / { xn++; next } / statx\(/ { xp++ }
@@ -227,7 +273,7 @@ if [ $mode = bench ] && [ $strace_round = 1 ]; then
 		# strace -k unwinds every traced call: only where few newfstatat calls take paths.
 		case " $SITES " in *" $w "*) ;; *) continue ;; esac
 		prep $w
-		strace -f -qq -k -o /tmp/sk -e trace=newfstatat -E LD_PRELOAD=$LIB $(cmd $w) >/dev/null 2>&1
+		strace -f -qq -k -o /tmp/sk -e trace=newfstatat -E SYSSHIM_TRACER=allow -E LD_PRELOAD=$LIB $(cmd $w) >/dev/null 2>&1
 		awk -v w=$w '
 			/^[0-9]+ +newfstatat\([^,]*, "", / { want = 1; next }
 			/^[0-9]+ / { want = 0; next }

@@ -1,6 +1,7 @@
 #!/bin/sh
-# testbed/bench-real/native.sh BUILD BRDIR: the cost of a preload per process start on
-# this host: /bin/true under glibc alone, with an empty .so preloaded, with libsysshim
+# testbed/bench-real/native.sh BUILD BRDIR FLOOR: the cost of a preload per process start on
+# this host: /bin/true under glibc alone, with FLOOR preloaded (the empty preload of the
+# library's exports, bench/empty_preload.c), with libsysshim
 # preloaded and through sysshim-run (auto, --always, --never), BR_NATIVE_ROUNDS (20) interleaved
 # rounds of BR_NATIVE_RUNS (50) runs each (brtime: fork to wait), and the raw fstat and
 # newfstatat(fd, "") costs here (sysshim-run --measure). The figure is each run's CPU
@@ -10,10 +11,11 @@
 # build directory of another tree (an earlier commit's), adds its library preloaded and its
 # sysshim-run to the rounds, so a change's cost is measured beside the rest.
 set -eu
-b=$1 br=$2
+b=$1 br=$2 floor=$3
 rounds=${BR_NATIVE_ROUNDS:-20} n=${BR_NATIVE_RUNS:-50}
 top=$(pwd)
 lib=$top/$b/lib/libsysshim.so.0 run=$top/$b/bin/sysshim-run
+case $floor in /*) ;; *) floor=$top/$floor ;; esac
 before=${BR_NATIVE_BEFORE:+$(cd "$BR_NATIVE_BEFORE" && pwd)}
 mkdir -p "$br/native"
 out=$br/native/results.txt
@@ -32,7 +34,7 @@ t=$(command -v true)
 		for s; do
 			case $s in
 			glibc) LD_PRELOAD= "$br/brtime" -n $n -- "$t" ;;
-			empty) LD_PRELOAD=$top/$br/empty.so "$br/brtime" -n $n -- "$t" ;;
+			empty) LD_PRELOAD=$floor "$br/brtime" -n $n -- "$t" ;;
 			preload) LD_PRELOAD=$lib "$br/brtime" -n $n -- "$t" ;;
 			auto) LD_PRELOAD= "$br/brtime" -n $n -- "$run" "$t" ;;
 			always) LD_PRELOAD= "$br/brtime" -n $n -- "$run" --always "$t" ;;

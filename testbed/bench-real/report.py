@@ -14,7 +14,7 @@ from collections import defaultdict
 T975 = {1: 12.71, 2: 4.30, 3: 3.18, 4: 2.78, 5: 2.57, 6: 2.45, 7: 2.36, 8: 2.31, 9: 2.26,
         10: 2.23, 11: 2.20, 12: 2.18, 13: 2.16, 14: 2.14, 15: 2.13, 16: 2.12, 17: 2.11,
         18: 2.10, 19: 2.09, 20: 2.09, 25: 2.06, 30: 2.04}
-SETUPS = ['preload', 'auto', 'always', 'backport']
+SETUPS = ['empty', 'preload', 'auto', 'always', 'backport']
 
 
 def tq(df):
@@ -231,12 +231,16 @@ def workloads(r, have):
     # sysshim-run against LD_PRELOAD, in ms: what the wrapper itself costs in the
     # workload, to hold against its cost per process start (/bin/true).
     extra = 'auto' in have and 'preload' in have
-    print('| workload | glibc alone (ms) | ' + ' | '.join({'preload': 'LD_PRELOAD', 'auto': 'sysshim-run',
+    # sysshim-run against the floor (the empty preload of the same exports), paired: what
+    # the library costs beyond what any preload costs.
+    over_floor = 'auto' in have and 'empty' in have
+    print('| workload | glibc alone (ms) | ' + ' | '.join({'empty': 'empty preload (floor)', 'preload': 'LD_PRELOAD', 'auto': 'sysshim-run',
           'always': 'sysshim-run --always', 'backport': 'glibc backport'}[s] for s in have) +
           (' | sysshim-run - LD_PRELOAD (ms)' if extra else '') +
+          (' | sysshim-run over the floor' if over_floor else '') +
           ' | fstat / newfstatat(fd,"") / newfstatat(fd,NULL) / newfstatat(path) / statx(fd,"") / statx(fd,NULL) / statx(path): glibc -> preload' +
           (' -> backport' if 'backport' in have else '') + ' |')
-    print('|---|---:|' + '---|' * (len(have) + extra) + '---|')
+    print('|---|---:|' + '---|' * (len(have) + extra + over_floor) + '---|')
     same = outputs_same(r)
     for w in [x for x in r['T'] if x != 'true']:
         bys = r['T'][w]
@@ -247,6 +251,8 @@ def workloads(r, have):
         if extra:
             x = diff_ms(per_round(bys.get('preload', [])), per_round(bys.get('auto', [])))
             cells.append('-' if x is None else '%+.2f [%+.2f, %+.2f]' % x)
+        if over_floor:
+            cells.append(fmt_d(paired(per_round(bys.get('empty', [])), per_round(bys.get('auto', [])))))
         cnt = []
         for s in ['glibc', 'preload', 'backport']:
             c = r['count'].get((w, s))
@@ -273,7 +279,7 @@ def per_process(r):
             m = st.mean(diffs)
             h = tq(len(diffs) - 1) * st.stdev(diffs) / math.sqrt(len(diffs)) if len(diffs) > 1 else float('nan')
             print('  %-11s %8.0f us  %+7.0f us [%+.0f, %+.0f]' % (
-                {'empty': 'empty .so', 'preload': 'LD_PRELOAD', 'auto': 'sysshim-run',
+                {'empty': 'floor .so', 'preload': 'LD_PRELOAD', 'auto': 'sysshim-run',
                  'always': '--always', 'never': '--never', 'backport': 'backport',
                  'before-preload': 'LD_PRELOAD, BR_NATIVE_BEFORE\'s',
                  'before-auto': 'sysshim-run, BR_NATIVE_BEFORE\'s'}[s],

@@ -7,15 +7,15 @@
 # concatenated: see mk/bench-real.mk) and MODE (bench or check) and the KEY=VALUEs on the
 # kernel command line; keeps the guest's "@@BR@@" lines in LOGDIR/results.txt and the
 # whole console in LOGDIR/serial.log. Fails when the guest prints no END line within
-# BR_TIMEOUT seconds (default 1500 for bench, 300 for check, 900 for company) or the
+# BR_TIMEOUT seconds (default 1500 for bench, 300 for check, 900 for compat) or the
 # kernel panics.
 set -u
 mode=$1 kernel=$2 initrd=$3 logdir=$4
 shift 4
 here=$(cd "$(dirname "$0")/.." && pwd)
 case $mode in bench) limit=${BR_TIMEOUT:-1500} ;; check) limit=${BR_TIMEOUT:-300} ;;
-company) limit=${BR_TIMEOUT:-900} ;;
-*) echo "usage: $0 bench|check|company KERNEL INITRD LOGDIR [KEY=VALUE...]" >&2; exit 2 ;; esac
+compat) limit=${BR_TIMEOUT:-900} ;;
+*) echo "usage: $0 bench|check|compat KERNEL INITRD LOGDIR [KEY=VALUE...]" >&2; exit 2 ;; esac
 mkdir -p "$logdir"
 BR_QEMU_OPTS=${BR_QEMU_OPTS-}
 # testbed/boot.sh prints the command and qemu's exit ("bench-real: ...", here on standard
