@@ -28,11 +28,12 @@ static struct ss_dso libc_dso;	/* written before libc_obj is published */
  * the first walk found them (written before libc_obj is published): the look-ups of each
  * call's name ask them again. */
 #define KEPT	8
-static struct {
+struct kept_object {
 	const struct ss_link *link;
 	const uint32_t *gnu;
-} kept[KEPT];
-static unsigned n_kept;
+};
+static struct kept_object kept[KEPT];
+static unsigned n_kept, kept_claimed;	/* one walker writes them, then publishes n_kept */
 
 static unsigned glibc_version;
 #define LIBC_NONE	((const struct ss_link *)1)
@@ -79,7 +80,9 @@ static unsigned version_of(const char *v)
 static const struct ss_link *libc_entry(void)
 {
 	const struct ss_link *c = __atomic_load_n(&libc_obj, __ATOMIC_ACQUIRE), *me, *l;
+	struct kept_object mine[KEPT];
 	struct ss_dso d;
+	unsigned n = 0;
 
 	if (likely(c))
 		return c == LIBC_NONE ? 0 : c;
@@ -92,8 +95,14 @@ static const struct ss_link *libc_entry(void)
 		if (__ss_dso_may_define(g, "__errno_location") && !__ss_dso_open(&d, l->ld, l->addr) &&
 		    is_libc(&d))
 			c = l, libc_dso = d;
-		else if (n_kept < KEPT)
-			kept[n_kept].link = l, kept[n_kept++].gnu = g;
+		else if (n < KEPT)
+			mine[n].link = l, mine[n++].gnu = g;
+	}
+	/* Racing first walkers find the same objects: the first to claim the table fills it. */
+	if (!__atomic_exchange_n(&kept_claimed, 1, __ATOMIC_ACQUIRE)) {
+		for (unsigned i = 0; i < n; i++)
+			kept[i] = mine[i];
+		__atomic_store_n(&n_kept, n, __ATOMIC_RELEASE);
 	}
 	for (l = me ? me->prev : 0; l && c == LIBC_NONE; l = l->prev)
 		if (!__ss_dso_open(&d, l->ld, l->addr) && is_libc(&d))
@@ -120,8 +129,8 @@ uint64_t __ss_loader_find(int fn)
 	 * none of these names. The C library's own definition is looked up when it is asked
 	 * for (__ss_loader_libc): a path call that goes its direct way never asks. */
 	for (l = me ? me->next : 0; l && l != libc; l = l->next, i++) {
-		const uint32_t *g = i < n_kept && kept[i].link == l ? kept[i].gnu :
-				    __ss_dso_gnu_hash(l->ld, l->addr);
+		const uint32_t *g = i < __atomic_load_n(&n_kept, __ATOMIC_ACQUIRE) && kept[i].link == l ?
+					    kept[i].gnu : __ss_dso_gnu_hash(l->ld, l->addr);
 		if (__ss_dso_may_define(g, fn_names[fn]) && !__ss_dso_open(&d, l->ld, l->addr) &&
 		    (a = __ss_dso_func(&d, fn_names[fn])))
 			break;
