@@ -118,4 +118,27 @@ hidden int __ss_execve(const char *path, char *const *argv, char *const *envp);
 hidden int __ss_execv(const char *path, char *const *argv);
 hidden int __ss_execvpe(const char *file, char *const *argv, char *const *envp, int fn);
 
+/* Copies and compares of N bytes, made here: the library calls no function of the C
+ * library's (the empty asm keeps the compiler from making the loops memcpy and memcmp). */
+static inline void __ss_exec_copy(void *d, const void *s, size_t n)
+{
+	unsigned char *o = d;
+	const unsigned char *i = s;
+	for (; n; n--) {
+		*o++ = *i++;
+		__asm__("" ::: "memory");
+	}
+}
+
+static inline int __ss_exec_same(const void *a, const void *b, size_t n)
+{
+	const unsigned char *x = a, *y = b;
+	for (; n; n--, x++, y++) {
+		if (*x != *y)
+			return 0;
+		__asm__("" ::: "memory");
+	}
+	return 1;
+}
+
 #endif

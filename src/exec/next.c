@@ -86,7 +86,7 @@ static unsigned id_len(void)
 
 	for (unsigned i = 0; i < eh->phnum; i++) {
 		struct phdr p;
-		__builtin_memcpy(&p, ph + (size_t)i * sizeof p, sizeof p);
+		__ss_exec_copy(&p, ph + (size_t)i * sizeof p, sizeof p);
 		if (p.type == PT_LOAD)
 			return p.offset ? 0 : p.filesz < 1024 ? (unsigned)p.filesz : 1024;
 	}
@@ -129,7 +129,7 @@ const struct ss_exec_self *__ss_exec_self(void)
 	struct ss_exec_self s = { .name = l && l->name ? l->name : "", .id_len = id_len() };
 	stem(s.stem, sizeof s.stem, l ? l->addr : 0);
 	/* Racing first callers write the same bytes. */
-	__builtin_memcpy(&self, &s, sizeof s);
+	__ss_exec_copy(&self, &s, sizeof s);
 	__atomic_store_n(&self_done, 1, __ATOMIC_RELEASE);
 	return &self;
 }

@@ -128,7 +128,7 @@ static int same_file(const struct ss_exec_self *me, const char *path)
 	__syscall(SYS_close, fd);
 	if (n < 0)
 		return n != -EISDIR;
-	return (unsigned long)n == me->id_len && !__builtin_memcmp(b, __ehdr_start, me->id_len);
+	return (unsigned long)n == me->id_len && __ss_exec_same(b, __ehdr_start, me->id_len);
 }
 
 /* Whether the loader of a program of kind KIND keeps the entry P[0, N) (the library's)
@@ -150,7 +150,7 @@ static int keeps(const struct ss_exec_self *me, int kind, const char *p, size_t 
 		slash |= p[i] == '/';
 	if (slash && !tok) {
 		char path[n + 1];
-		__builtin_memcpy(path, p, n);
+		__ss_exec_copy(path, p, n);
 		path[n] = 0;
 		return same_file(me, path);
 	}
@@ -191,7 +191,7 @@ char *const *__ss_exec_env(const struct ss_target *t, char *const *envp,
 			if (kept++)
 				for (const char *g = run; g < p; g++)
 					*o++ = *g;
-			__builtin_memcpy(o, p, k);
+			__ss_exec_copy(o, p, k);
 			o += k;
 		}
 		p += k;
@@ -251,7 +251,7 @@ const char *__ss_exec_search(const char *file, char *buf)
 		if (dl + 1 + fl + 1 <= SS_PATH_MAX) {
 			char *o = buf;
 			if (dl) {
-				__builtin_memcpy(o, s, dl);
+				__ss_exec_copy(o, s, dl);
 				o += dl;
 				*o++ = '/';
 			}

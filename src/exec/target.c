@@ -37,7 +37,7 @@ struct file {
 static int bytes(struct file *f, uint64_t pos, void *out, uint64_t len)
 {
 	if (pos < f->n && len <= f->n - pos) {
-		__builtin_memcpy(out, f->head + pos, len);
+		__ss_exec_copy(out, f->head + pos, len);
 		return 0;
 	}
 	if ((int64_t)pos < 0 || (int64_t)(pos + len) < 0)
@@ -132,7 +132,7 @@ static int elf(struct file *f)
 
 	if (f->n < sizeof eh)
 		return SS_T_SERVES;
-	__builtin_memcpy(&eh, b, sizeof eh);
+	__ss_exec_copy(&eh, b, sizeof eh);
 	unsigned machine = b[EI_DATA] == ELFDATA2MSB ? (unsigned)b[18] << 8 | b[19]
 						     : b[18] | (unsigned)b[19] << 8;
 	if (b[EI_CLASS] != ELF_CLASS || b[EI_DATA] != ELF_DATA || machine != ARCH_ELF_MACHINE)
