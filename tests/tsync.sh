@@ -1,5 +1,5 @@
 #!/bin/sh
-# tests/tsync.sh: the TSYNC race of issue 36 (tests/tsync/race.c). A program whose 8
+# tests/tsync.sh: the TSYNC race (tests/tsync/race.c). A program whose 8
 # threads are in an fstat() loop installs, through the C library's syscall() with
 # SECCOMP_FILTER_FLAG_TSYNC, a filter that kills the fstat syscall. Without sysshim no
 # run dies (glibc 2.33 - 2.38's fstat() makes newfstatat; later glibc's makes fstat, and

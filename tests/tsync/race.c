@@ -1,4 +1,4 @@
-/* race ROUNDS [libseccomp]: the TSYNC race of issue 36, ROUNDS times. Each round is a child with
+/* race ROUNDS [libseccomp]: the TSYNC race, ROUNDS times. Each round is a child with
  * THREADS threads in an fstat() loop; once all of them are in it, the first thread
  * installs, through the C library's syscall(SYS_seccomp) with SECCOMP_FILTER_FLAG_TSYNC
  * (as libseccomp's seccomp_load() does with SCMP_FLTATR_CTL_TSYNC), a filter that kills
