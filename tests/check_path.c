@@ -330,7 +330,7 @@ START_TEST(guard_survives_reprobe)
 }
 END_TEST
 
-/* SYSSHIM_ALIGN_PATHS is read once, by the probe: in a child that has not probed yet
+/* SYSSHIM_ALIGN_PATHS is read once, at the first call: in a child that has made none yet
  * (a fork of Check's runner, which never calls the library), or else in this binary
  * run again in its reporting mode (see main; not possible under qemu-user). */
 static int child_setting(const char *value)
@@ -341,7 +341,8 @@ static int child_setting(const char *value)
 			setenv("SYSSHIM_ALIGN_PATHS", value, 1);
 		else
 			unsetenv("SYSSHIM_ALIGN_PATHS");
-		if (!(__atomic_load_n(&__ss_state_word, __ATOMIC_RELAXED) & 0x40000000))	/* not probed */
+		/* not started: the environment not read yet (SS_ST_STARTED, probe.h) */
+		if (!(__atomic_load_n(&__ss_state_word, __ATOMIC_RELAXED) & (1ULL << 48)))
 			_exit(sysshim_align_paths(-1));
 		execl("/proc/self/exe", "check_path", "--report-align", (char *)NULL);
 		_exit(99);

@@ -65,7 +65,9 @@ static int (*c_fstat)(int, struct stat *);
 
 /* ---- the memory the arguments point into */
 
-#define PG 4096L
+/* The page size (16 KB on loongarch64's kernels, 4 KB here), read before the pages are mapped. */
+static long pg_size = 4096;
+#define PG pg_size
 #define RW_PAGES 10
 static char *rw;		/* RW_PAGES read-write pages, then an unmapped one */
 static char *none;		/* a PROT_NONE page */
@@ -438,6 +440,7 @@ static void setup_memory(void)
 {
 	/* Each hole lies between pages of the test's (PROT_NONE after it), so that no mapping
 	 * larger than a page (a thread's stack) can take its place. */
+	pg_size = sysconf(_SC_PAGESIZE);
 	rw = mmap(0, (RW_PAGES + 2) * PG, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	ck_assert_ptr_ne(rw, MAP_FAILED);
 	ck_assert_int_eq(mprotect(rw + (RW_PAGES + 1) * PG, PG, PROT_NONE), 0);
