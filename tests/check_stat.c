@@ -832,7 +832,8 @@ START_TEST(probe_matches_kernel)
 	long fstat_r = syscall(SYS_fstat, 0x7fffffff, &st);
 	int fstat_ok = fstat_r == -1 && errno == EBADF;
 	long null_r = syscall(SYS_statx, 0x7fffffff, NULL, AT_EMPTY_PATH, STATX_BASIC_STATS, &sx);
-	int null_ok = null_r == -1 && errno == EBADF;
+	/* Under valgrind the probe leaves the NULL-path forms unasked (src/internal/probe.c) */
+	int null_ok = null_r == -1 && errno == EBADF && !RUNNING_ON_VALGRIND;
 	ck_assert_int_eq(!!(in.caps & SYSSHIM_CAP_FSTAT), fstat_ok);
 	ck_assert_int_eq(!!(in.caps & SYSSHIM_CAP_STATX_NULL), null_ok);
 	if (fstat_ok)

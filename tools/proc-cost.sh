@@ -17,10 +17,7 @@
 # fd stat through the exports (read from the floor's profile: its fd stats all go through
 # floor_fd_stat or floor_fd_statx) must pay, preloaded and under --always, no more than
 # the floor + PROC_COST_SLACK (3000) instructions, and make no syscall the floor run does
-# not make (the multisets of names: no name more often than under the floor). A command
-# that calls the path exports (stat: statx; find: fstatat) gets PROC_COST_LOOKUP (1000)
-# more: the first call of each name looks it up in the loader's list, up to the C library
-# (the check for another interposer's definition, which the floor does not make). Every run
+# not make (the multisets of names: no name more often than under the floor). Every run
 # must print what the command prints alone and end as it ends. The wrapper's own count is
 # printed, not gated.
 # BUILD: $B, else build; FLOOR: BUILD/bench/floor/libshfloor.so.0, built here (make floor)
@@ -31,7 +28,7 @@ if [ -z "$floor" ]; then
 	make -s --no-print-directory B="$b" all floor
 	floor=$b/bench/floor/libshfloor.so.0
 fi
-slack=${PROC_COST_SLACK:-3000} gate=${PROC_COST_GATE:-1} lookup=${PROC_COST_LOOKUP:-1000}
+slack=${PROC_COST_SLACK:-3000} gate=${PROC_COST_GATE:-1}
 vg=$(command -v valgrind) && st=$(command -v strace) || { echo "proc-cost: needs valgrind and strace" >&2; exit 2; }
 w=$(mktemp -d "${TMPDIR:-/tmp}/sysshim-proc.XXXXXX")
 trap 'rm -rf "$w"' EXIT
@@ -157,9 +154,7 @@ for c in $cmds; do
 		fi
 		verdict=
 		if [ $gate = 1 ] && [ $fd = no ] && { [ $way = preload ] || [ $way = always ]; }; then
-			allow=$slack
-			case $c in stat | find) allow=$((slack + lookup)) ;; esac
-			[ "$over" -le "$allow" ] || verdict="$over instructions over the floor (allowed $allow)"
+			[ "$over" -le "$slack" ] || verdict="$over instructions over the floor (allowed $slack)"
 			[ -z "$x" ] || verdict="${verdict}${verdict:+; }syscalls the floor does not make"
 		fi
 		printf '%-8s %-6s %-8s %10s %9s %5s  %-30s %s\n' $c $fd $way $n $over $(wc -l < "$o.n") "${x:--}" "$wcol"
@@ -172,7 +167,7 @@ echo " of the command after the exec under sysshim-run; over-flr: instr minus th
 echo " syscalls; wrapper: sysshim-run's own, up to its execve)"
 if [ $gate = 1 ]; then
 	if [ $fail = 0 ]; then
-		echo "ok: every command that makes no fd stat pays at most the floor + $slack instructions (+ $lookup where it calls the path exports) and no syscall of the library's own"
+		echo "ok: every command that makes no fd stat pays at most the floor + $slack instructions and no syscall of the library's own"
 	else
 		echo "FAIL: a process pays the library where it gains nothing (check-proc-cost)"
 	fi

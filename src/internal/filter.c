@@ -103,10 +103,35 @@ struct iovec_ {
 	unsigned long len;
 };
 
+/* N bytes at FROM into TO through a pipe of the library's own, for a kernel without
+ * process_vm_readv (built without CONFIG_CROSS_MEMORY_ATTACH): write(2) reads the
+ * caller's memory as the kernel reads it, answering EFAULT (or writing less) where a
+ * byte is not readable, and read(2) brings the bytes back; a page at a time, as an
+ * empty pipe holds at least one. 0, -EFAULT, or the errno of a refused call. */
+static long pipe_copy(void *to, const void *from, unsigned long n)
+{
+	int fds[2];
+	long r = __syscall(SYS_pipe2, fds, O_CLOEXEC | O_NONBLOCK);
+
+	if (r)
+		return r;
+	for (unsigned long done = 0, k; !r && done < n; done += k) {
+		k = n - done < 4096 ? n - done : 4096;
+		r = __syscall(SYS_write, fds[1], (const char *)from + done, k);
+		if (r == (long)k)
+			r = __syscall(SYS_read, fds[0], (char *)to + done, k);
+		r = r == (long)k ? 0 : r < 0 ? r : -EFAULT;
+	}
+	__syscall(SYS_close, fds[0]);
+	__syscall(SYS_close, fds[1]);
+	return r;
+}
+
 /* N bytes at FROM, a pointer of the caller's, into TO: by process_vm_readv(2) on this
  * process, so that the kernel reads them and answers EFAULT where any byte is not
  * readable (unmapped, PROT_NONE, the end of a mapping), as seccomp(2) would, where a
- * load of the library's would crash. 0, -EFAULT, or the errno of a refused call. */
+ * load of the library's would crash; through a pipe where the kernel has no
+ * process_vm_readv. 0, -EFAULT, or the errno of a refused call. */
 static long kernel_copy(void *to, const void *from, unsigned long n)
 {
 	struct iovec_ local = { to, n }, remote = { from, n };
@@ -115,18 +140,8 @@ static long kernel_copy(void *to, const void *from, unsigned long n)
 	got = __syscall(SYS_process_vm_readv_, pid, &local, 1, &remote, 1, 0);
 	if (got == (long)n)
 		return 0;
-	if (got == -ENOSYS && !ss_bad_ptr(from)) {
-		/* A kernel built without CONFIG_CROSS_MEMORY_ATTACH: the bytes read here, as
-		 * before that call was used (a pointer into unmapped memory faults here then,
-		 * where the kernel would answer EFAULT: sysshim(7)). */
-		const unsigned char *f = from;
-		unsigned char *t = to;
-		for (unsigned long i = 0; i < n; i++) {
-			t[i] = f[i];
-			__asm__("" ::: "memory");
-		}
-		return 0;
-	}
+	if (got == -ENOSYS)
+		return pipe_copy(to, from, n);
 	return got >= 0 ? -EFAULT : got;	/* part of it: the kernel's copy faults too */
 }
 
@@ -156,7 +171,8 @@ static int fetch(const void *p, struct ss_sock_fprog *out)
 	return 0;
 }
 
-/* Whether a filter of the program's may be read through getpid and process_vm_readv:
+/* Whether a filter of the program's may be read through getpid and process_vm_readv
+ * (and pipe2, write, read and close: pipe_copy()):
  * none is in force, or each was read here and lets both through. */
 static int may_copy(unsigned sb)
 {

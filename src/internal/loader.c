@@ -23,7 +23,9 @@ static const struct ss_link *next_obj[SS_FN_COUNT];
 uint64_t __ss_loader_names;
 /* The C library's entry in the loader's list (or LIBC_NONE), and its version. */
 static const struct ss_link *libc_obj;
-static struct ss_dso libc_dso;	/* written before libc_obj is published */
+/* Its symbol table, read when a definition of it is first asked for (libc_symbols()). */
+static struct ss_dso libc_dso;
+static unsigned libc_dso_state;	/* 0, 1 claimed by the one who writes it, 2 written */
 /* The objects between the library's own and the C library, with their hash tables, as
  * the first walk found them (written before libc_obj is published): the look-ups of each
  * call's name ask them again. */
@@ -60,6 +62,15 @@ static int is_libc(const struct ss_dso *d)
 	return __ss_dso_func(d, "__errno_location") != 0;
 }
 
+/* Whether L's file is named as glibc's C library (libc.so.6 on every arch here): where
+ * its Bloom filter says errno's accessor may be defined, that settles it without
+ * reading the symbol table. */
+static int named_libc(const struct ss_link *l)
+{
+	size_t n = l->name ? __ss_strlen(l->name) : 0;
+
+	return n >= 9 && __ss_streq(l->name + n - 9, "libc.so.6") && (n == 9 || l->name[n - 10] == '/');
+}
 /* "2.36" -> 236. */
 static unsigned version_of(const char *v)
 {
@@ -89,12 +100,12 @@ static const struct ss_link *libc_entry(void)
 	me = __ss_loader_self();
 	c = LIBC_NONE;
 	/* After the library's own, the object that defines errno's accessor (each asked its
-	 * Bloom filter first); else one before it (dlopen). */
+	 * Bloom filter first, then its name or its symbol table); else one before it (dlopen). */
 	for (l = me ? me->next : 0; l && c == LIBC_NONE; l = l->next) {
 		const uint32_t *g = __ss_dso_gnu_hash(l->ld, l->addr);
-		if (__ss_dso_may_define(g, "__errno_location") && !__ss_dso_open(&d, l->ld, l->addr) &&
-		    is_libc(&d))
-			c = l, libc_dso = d;
+		if (__ss_dso_may_define(g, "__errno_location") &&
+		    (named_libc(l) || (!__ss_dso_open(&d, l->ld, l->addr) && is_libc(&d))))
+			c = l;
 		else if (n < KEPT)
 			mine[n].link = l, mine[n++].gnu = g;
 	}
@@ -106,9 +117,26 @@ static const struct ss_link *libc_entry(void)
 	}
 	for (l = me ? me->prev : 0; l && c == LIBC_NONE; l = l->prev)
 		if (!__ss_dso_open(&d, l->ld, l->addr) && is_libc(&d))
-			c = l, libc_dso = d;
+			c = l;
 	__atomic_store_n(&libc_obj, c, __ATOMIC_RELEASE);
 	return c == LIBC_NONE ? 0 : c;
+}
+
+/* The C library's symbol table, or 0 where there is none: read once into libc_dso by the
+ * first caller to claim it; a caller racing it reads its own into *MINE. */
+static const struct ss_dso *libc_symbols(struct ss_dso *mine)
+{
+	const struct ss_link *c;
+
+	if (likely(__atomic_load_n(&libc_dso_state, __ATOMIC_ACQUIRE) == 2))
+		return &libc_dso;
+	if (!(c = libc_entry()) || __ss_dso_open(mine, c->ld, c->addr))
+		return 0;
+	if (!__atomic_exchange_n(&libc_dso_state, 1, __ATOMIC_ACQUIRE)) {
+		libc_dso = *mine;
+		__atomic_store_n(&libc_dso_state, 2, __ATOMIC_RELEASE);
+	}
+	return mine;
 }
 
 /* The objects after the library's own, up to the C library, asked for FN's name alone:
@@ -148,10 +176,12 @@ uint64_t __ss_loader_find(int fn)
 static uintptr_t libc_def(int fn)
 {
 	uintptr_t a = __atomic_load_n(&libc_fn[fn], __ATOMIC_RELAXED);
+	const struct ss_dso *d;
+	struct ss_dso mine;
 
 	if (likely(a))
 		return a == 1 ? 0 : a;
-	a = libc_entry() ? __ss_dso_func(&libc_dso, fn_names[fn]) : 0;
+	a = (d = libc_symbols(&mine)) ? __ss_dso_func(d, fn_names[fn]) : 0;
 	__atomic_store_n(&libc_fn[fn], a ? a : 1, __ATOMIC_RELAXED);
 	return a;
 }
@@ -197,13 +227,15 @@ const char *__ss_loader_next_file(int fn)
 unsigned __ss_loader_glibc(void)
 {
 	unsigned v = __atomic_load_n(&glibc_version, __ATOMIC_RELAXED);
+	const struct ss_dso *d;
+	struct ss_dso mine;
 	uintptr_t f;
 
 	/* Asked the first time it is needed (a legacy name's first call, a refused statx
 	 * under a filter the library cannot read): 1 where the C library is not glibc. */
 	if (likely(v))
 		return v == 1 ? 0 : v;
-	v = libc_entry() && (f = __ss_dso_func(&libc_dso, "gnu_get_libc_version")) ?
+	v = (d = libc_symbols(&mine)) && (f = __ss_dso_func(d, "gnu_get_libc_version")) ?
 		    version_of(((const char *(*)(void))f)()) : 0;
 	__atomic_store_n(&glibc_version, v ? v : 1, __ATOMIC_RELAXED);
 	return v;

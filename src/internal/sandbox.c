@@ -92,7 +92,9 @@ unsigned __ss_sandbox_filter(const struct ss_sock_fprog *p, unsigned *refused)
 	else if (!p)
 		more = SS_SB_STRICT;
 	else if (bad = __ss_bpf_stops(p, SS_SC_ALL, refused),
-		 !__ss_bpf_lets(p, SYS_getpid) || !__ss_bpf_lets(p, SYS_process_vm_readv_))
+		 !__ss_bpf_lets(p, SYS_getpid) || !__ss_bpf_lets(p, SYS_process_vm_readv_) ||
+		 !__ss_bpf_lets(p, SYS_pipe2) || !__ss_bpf_lets(p, SYS_write) ||
+		 !__ss_bpf_lets(p, SYS_read) || !__ss_bpf_lets(p, SYS_close))
 		more = SS_SB_NO_COPY;
 	do {
 		unsigned kind = unread ? SS_SB_UNKNOWN :
