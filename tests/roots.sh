@@ -9,9 +9,10 @@
 # ELF class (i386); an AddressSanitizer program; valgrind memcheck on real programs
 # with the library in them and no suppression file. Then what must not change: a glibc
 # program in the same root, or in a root with the same library at the same path, still
-# gets it. The library carries no IRELATIVE relocation (musl's loader has none).
+# gets it. An exec's look reads no /proc/self/status. The library carries no IRELATIVE
+# relocation (musl's loader has none).
 # Environment: B (the build), CC, COMPAT_ONLY=group,group (as tests/compat.sh reads it,
-# and tests/mutants/run.sh sets it: musl, roots, class, sanitizers, kept, valgrind),
+# and tests/mutants/run.sh sets it: musl, roots, class, sanitizers, kept, look, valgrind),
 # HELP (a directory of the helper programs, built where missing; make check-compat
 # builds them on the host with ROOTS_BUILD_ONLY=1, which only builds, and runs this
 # script in its guests with HELP pointing at them).
@@ -164,6 +165,27 @@ got=$(LD_PRELOAD=$LIB sh -c "chroot $R /bin/env" | grep ^LD_PRELOAD=)
 [ -z "$got" ] && ok "a root with another file at its path: left out" ||
 	bad "a root with another file at its path: kept" "$got"
 rm -f "$R$LIB"
+
+fi
+if want look; then
+echo "-- what the look costs: no read of /proc/self/status for an exec"
+# env, preloaded, starts /bin/true through the library's execvp: the look reads the
+# program (its open is in the trace), and asks nothing of the sandbox, which no fd stat
+# has looked at yet. SYSSHIM_TRACER=allow: strace is no sandbox here.
+if have strace; then
+	strace -f -qq -e trace=openat,newfstatat -o "$tmp/look.tr" \
+		env LD_PRELOAD=$LIB SYSSHIM_TRACER=allow env /bin/true >"$tmp/look.out" 2>&1
+	rc=$?
+	tr_at=$(grep -c 'openat(AT_FDCWD, "/\(usr/\)\?bin/true", O_RDONLY|O_NOCTTY|O_NONBLOCK|O_CLOEXEC)' "$tmp/look.tr")
+	if [ $rc = 0 ] && [ "$tr_at" -ge 1 ] && ! grep -q /proc/self/status "$tmp/look.tr"; then
+		ok "an exec's look: the program read, the sandbox not"
+	else
+		bad "an exec's look (exit $rc; opens of the program: $tr_at)" \
+			"$(grep -e /proc/self/status -e bin/true "$tmp/look.tr" | head -4)" "$(head -3 "$tmp/look.out")"
+	fi
+else
+	bad "strace is not installed"
+fi
 
 fi
 if want valgrind; then

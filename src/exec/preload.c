@@ -159,19 +159,32 @@ static int keeps(const struct ss_exec_self *me, int kind, const char *p, size_t 
 	return *file ? *same : 1;
 }
 
+/* Whether the sandbox word SB says to be careful: a filter or a tracer the library has
+ * seen. An exec never looks itself (/proc/self/status: three syscalls, and under
+ * emulation the cost of some 40 fstat calls, in every process that starts another).
+ * Where the library has not looked yet, a filter came with the process's start (and let
+ * its dynamic loader's newfstatat through) or by a raw syscall; a stat the look makes
+ * and such a filter refuses leaves the program as it is (target.c), one it kills would
+ * kill the program's own stat calls too. */
+static int careful(unsigned sb)
+{
+	return sb && SS_SB_KIND(sb) != SS_SB_NONE;
+}
+
 char *const *__ss_exec_env(const struct ss_target *t, char *const *envp,
 			   const struct ss_exec_room *r, char **slots, char *text)
 {
 	const struct ss_exec_self *me = __ss_exec_self();
-	unsigned sb = __ss_sandbox();
+	unsigned sb = __ss_sandbox_peek();
 	int kind, dropped = 0, kept = 0, same = -1;
 
-	/* Strict mode kills an openat: nothing is looked at. Under a filter the library
-	 * cannot read, or a tracer, the files are read with the calls the dynamic loader
-	 * made to load this process (openat, pread64, close) and nothing else: no stat. */
+	/* Strict mode kills an openat: nothing is looked at. Under a filter, or a tracer,
+	 * the files are read with the calls the dynamic loader made to load this process
+	 * (openat, pread64, close) and nothing else: no stat. What the library knows
+	 * already, never a look of its own (careful()). */
 	if (sb & SS_SB_STRICT)
 		return envp;
-	kind = __ss_exec_target(t, SS_SB_KIND(sb) != SS_SB_NONE);
+	kind = __ss_exec_target(t, careful(sb));
 
 	const char *v = *r->at + sizeof "LD_PRELOAD=" - 1;
 	char *o = __ss_stpcpy(text, "LD_PRELOAD=");
@@ -232,7 +245,7 @@ static int runnable(const char *buf, int careful)
 
 const char *__ss_exec_search(const char *file, char *buf)
 {
-	int careful = SS_SB_KIND(__ss_sandbox()) != SS_SB_NONE;
+	int wary = careful(__ss_sandbox_peek());
 	const char *path = __ss_env_get(environ, "PATH");
 	size_t fl = __ss_strlen(file);
 
@@ -256,7 +269,7 @@ const char *__ss_exec_search(const char *file, char *buf)
 				*o++ = '/';
 			}
 			__ss_stpcpy(o, file);
-			if (runnable(buf, careful))
+			if (runnable(buf, wary))
 				return buf;
 		}
 		if (!*p)

@@ -11,6 +11,8 @@
 #define HEAD		1024
 #define MAX_LOADS	16
 #define MAX_NEEDED	64
+#define NAME_MAX_READ	128	/* of a DT_NEEDED name: enough for any sanitizer's */
+#define NAMES_AT_ONCE	1024
 
 /* glibc's dynamic loader for this arch, by its file name (Debian's multiarch path and
  * the ABI's path end in it). */
@@ -107,17 +109,36 @@ static int needs_sanitizer(struct file *f, const struct seg *dyn, const struct s
 	int64_t str = has_strtab ? offset_of(loads, nloads, strtab) : -1;
 	if (str < 0)
 		return 0;
+	/* The names lie side by side, as a linker writes them: one read for all of them
+	 * where they fit in NAMES_AT_ONCE bytes; else (or where that read fails) each apart. */
+	char names[NAMES_AT_ONCE];
+	uint64_t lo = ~0ULL, hi = 0, span = 0;
+	for (unsigned i = 0; i < nneed; i++)
+		if (need[i] < strsz) {
+			lo = need[i] < lo ? need[i] : lo;
+			hi = need[i] > hi ? need[i] : hi;
+		}
+	if (lo <= hi) {
+		span = hi - lo + NAME_MAX_READ;
+		span = span < strsz - lo ? span : strsz - lo;
+		if (span > sizeof names || bytes(f, (uint64_t)str + lo, names, span))
+			span = 0;
+	}
 	for (unsigned i = 0; i < nneed; i++) {
-		char name[128];
+		char name[NAME_MAX_READ];
 		uint64_t room = strsz - need[i];
 		if (need[i] >= strsz)
 			continue;
 		room = room < sizeof name ? room : sizeof name;
-		/* Short names near the table's end: read what is there, byte by byte at worst. */
-		while (room && bytes(f, (uint64_t)str + need[i], name, room))
-			room = room > 16 ? room / 2 : room - 1;
-		if (!room)
-			continue;
+		if (span) {
+			__ss_exec_copy(name, names + (need[i] - lo), room);
+		} else {
+			/* Short names near the table's end: read what is there, byte by byte at worst. */
+			while (room && bytes(f, (uint64_t)str + need[i], name, room))
+				room = room > 16 ? room / 2 : room - 1;
+			if (!room)
+				continue;
+		}
 		name[room - 1] = 0;
 		if (sanitizer(name))
 			return 1;
