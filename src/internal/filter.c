@@ -171,9 +171,9 @@ static int fetch(const void *p, struct ss_sock_fprog *out)
 	return 0;
 }
 
-/* Whether a filter of the program's may be read through getpid and process_vm_readv
- * (and pipe2, write, read and close: pipe_copy()):
- * none is in force, or each was read here and lets both through. */
+/* Whether a filter of the program's may be copied with getpid and process_vm_readv (or
+ * pipe2, write, read and close: pipe_copy()): none is in force, or each was read here
+ * and lets all of them through. */
 static int may_copy(unsigned sb)
 {
 	return SS_SB_KIND(sb) == SS_SB_NONE ||

@@ -71,6 +71,7 @@ static int named_libc(const struct ss_link *l)
 
 	return n >= 9 && __ss_streq(l->name + n - 9, "libc.so.6") && (n == 9 || l->name[n - 10] == '/');
 }
+
 /* "2.36" -> 236. */
 static unsigned version_of(const char *v)
 {
