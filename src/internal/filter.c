@@ -131,7 +131,8 @@ static long pipe_copy(void *to, const void *from, unsigned long n)
  * process, so that the kernel reads them and answers EFAULT where any byte is not
  * readable (unmapped, PROT_NONE, the end of a mapping), as seccomp(2) would, where a
  * load of the library's would crash; through a pipe where the kernel has no
- * process_vm_readv. 0, -EFAULT, or the errno of a refused call. */
+ * process_vm_readv and no filter read may stop the pipe's calls. 0, -EFAULT, or the
+ * errno of a refused call (ENOSYS: the filter is taken for one that cannot be read). */
 static long kernel_copy(void *to, const void *from, unsigned long n)
 {
 	struct iovec_ local = { to, n }, remote = { from, n };
@@ -140,7 +141,7 @@ static long kernel_copy(void *to, const void *from, unsigned long n)
 	got = __syscall(SYS_process_vm_readv_, pid, &local, 1, &remote, 1, 0);
 	if (got == (long)n)
 		return 0;
-	if (got == -ENOSYS)
+	if (got == -ENOSYS && !(__ss_sandbox_peek() & SS_SB_NO_PIPE))
 		return pipe_copy(to, from, n);
 	return got >= 0 ? -EFAULT : got;	/* part of it: the kernel's copy faults too */
 }
@@ -171,9 +172,9 @@ static int fetch(const void *p, struct ss_sock_fprog *out)
 	return 0;
 }
 
-/* Whether a filter of the program's may be copied with getpid and process_vm_readv (or
- * pipe2, write, read and close: pipe_copy()): none is in force, or each was read here
- * and lets all of them through. */
+/* Whether a filter of the program's may be copied with getpid and process_vm_readv:
+ * none is in force, or each was read here and lets both through (pipe_copy(), where
+ * the kernel has no process_vm_readv, also asks SS_SB_NO_PIPE). */
 static int may_copy(unsigned sb)
 {
 	return SS_SB_KIND(sb) == SS_SB_NONE ||

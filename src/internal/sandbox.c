@@ -92,15 +92,16 @@ unsigned __ss_sandbox_filter(const struct ss_sock_fprog *p, unsigned *refused)
 	else if (!p)
 		more = SS_SB_STRICT;
 	else if (bad = __ss_bpf_stops(p, SS_SC_ALL, refused),
-		 !__ss_bpf_lets(p, SYS_getpid) || !__ss_bpf_lets(p, SYS_process_vm_readv_) ||
-		 !__ss_bpf_lets(p, SYS_pipe2) || !__ss_bpf_lets(p, SYS_write) ||
-		 !__ss_bpf_lets(p, SYS_read) || !__ss_bpf_lets(p, SYS_close))
+		 !__ss_bpf_lets(p, SYS_getpid) || !__ss_bpf_lets(p, SYS_process_vm_readv_))
 		more = SS_SB_NO_COPY;
+	if (p && !unread && (!__ss_bpf_lets(p, SYS_pipe2) || !__ss_bpf_lets(p, SYS_write) ||
+			     !__ss_bpf_lets(p, SYS_read) || !__ss_bpf_lets(p, SYS_close)))
+		more |= SS_SB_NO_PIPE;
 	do {
 		unsigned kind = unread ? SS_SB_UNKNOWN :
 				SS_SB_KIND(old) == SS_SB_NONE ? SS_SB_KNOWN : SS_SB_KIND(old);
 		w = sandbox_pack(kind, SS_SB_STOPPED(old) | bad, SS_SB_SEEN(old) + 1,
-			 (old & (SS_SB_CHILD | SS_SB_STRICT | SS_SB_TRACED | SS_SB_NO_COPY)) | more);
+			 (old & (SS_SB_CHILD | SS_SB_STRICT | SS_SB_TRACED | SS_SB_NO_COPY | SS_SB_NO_PIPE)) | more);
 	} while (!__atomic_compare_exchange_n(&word, &old, w, 0, __ATOMIC_RELAXED, __ATOMIC_RELAXED));
 	return w;
 }

@@ -22,9 +22,11 @@
 #define SS_SB_CHILD		0x10000U	/* the kinds were tried in throwaway children */
 #define SS_SB_STRICT		0x20000U	/* strict mode: read, write, exit, sigreturn */
 #define SS_SB_TRACED		0x40000U	/* a tracer is attached (TracerPid) */
-#define SS_SB_NO_COPY		0x80000U	/* a filter read may stop a call by which a later filter is copied
-						 * (getpid, process_vm_readv, pipe2, write, read, close:
-						 * filter.c) */
+#define SS_SB_NO_COPY		0x80000U	/* a filter read may stop getpid or process_vm_readv,
+						 * by which a later filter is copied (filter.c) */
+#define SS_SB_NO_PIPE		0x100000U	/* a filter read may stop pipe2, write, read or close,
+						 * by which a later one is copied where the kernel has
+						 * no process_vm_readv (filter.c) */
 
 /* The program for __ss_sandbox_filter() of a filter that could not be read. */
 #define SS_FPROG_UNREAD		((const struct ss_sock_fprog *)1)
