@@ -38,7 +38,7 @@ Test:
 
 Bench:
   make bench             every benchmark of bench/ on this host
-  make bench-insn        user-space instructions per call against bench/insn-ceiling.txt
+  make bench-insn        instructions per call, each export against glibc's own (callgrind)
   make bench-kernel      the stat benchmark on Debian's 6.1 kernel under qemu
   make bench-real        Debian 12 programs with and without sysshim, 6.1 and 6.12 kernels
 
@@ -51,7 +51,7 @@ Test beds (qemu, kernels and libcs kept in $(CACHE); docs/testbed.md):
   make check-kernel      the suites on Debian's 6.1 kernel (-5.10, -6.12, -arm64, -la64: others)
   make check-cross       aarch64 and loongarch64 under qemu-user 7.2 and 10.0
   make check-real        Debian 12 programs booted on 6.1 and 6.12: the same outputs
-  make check-compat     tests/compat.sh in the 6.1 and 5.10 guests
+  make check-compat      tests/compat.sh in the 6.1 and 5.10 guests
   make check-kernel-patches   the Linux 6.1 series built and booted (kernel-patches/)
   make check-upstream    the musl and glibc proposals built and tested (upstream/)
   make cache-warm        fill the cache the parts need (downloads, kernels, roots)

@@ -1,7 +1,7 @@
 #!/bin/sh
 # tools/check-doc-names.sh [FILE...]: every name of code and every path the documentation
 # writes still exists in the tree. FILE (named from the top of the tree) defaults to README.md,
-# CONTRIBUTING.md, docs/*.md and man/*.[1-8], and then the targets `make help` lists too.
+# CONTRIBUTING.md, docs/*.md and man/*.[1-8], and then `make help`'s text and targets too.
 # `make check-doc-names` runs it, and so does `make check-host`; it takes about a second.
 #
 # What is a name to check, in a Markdown file's backquotes (`...`, fenced blocks aside) and in
@@ -145,10 +145,11 @@ for f in $DOCS; do
 		}' "$f" ;;
 	esac
 done >"$tmp/spans"
-# and the targets `make help` names (mk/docs.mk), one "make X" a line
+# and `make help` (mk/docs.mk): its text as a document's, each "make X" a target
 if [ -z "${1:-}" ] && [ -f mk/docs.mk ]; then
 	make --no-print-directory -s CONFIG=/dev/null help 2>/dev/null |
-		awk '/^  make [a-z]/ { print "make help\t" NR "\tq\tmake " $2 }' >>"$tmp/spans"
+		awk '{ print "make help\t" NR "\tt\t" $0 }
+			/^  make [a-z]/ { print "make help\t" NR "\tq\tmake " $2 }' >>"$tmp/spans"
 fi
 
 awk -F '\t' -v tmp="$tmp" '
