@@ -15,45 +15,39 @@ static size_t count(va_list ap)
 	return n;
 }
 
-#define GATHER(argv, arg, ap, n)                        \
-	char *argv[n + 2];                              \
-	argv[0] = (char *)(arg);                        \
-	for (size_t i_ = 1; i_ <= n + 1; i_++)          \
-		argv[i_] = va_arg(ap, char *)
-
 static int too_many(void)
 {
 	return (int)__syscall_ret((unsigned long)-E2BIG);
 }
 
+/* The function's prologue: AP started after ARG, ARGV (ARG and what follows it, up to and
+ * with the 0) on this stack frame; E2BIG returned where they cannot be counted. A macro:
+ * a variadic function's own arguments are reached only from its own frame. */
+#define GATHER(argv, arg, ap)                                        \
+	va_list ap, ap##_count;                                      \
+	va_start(ap, arg);                                           \
+	va_copy(ap##_count, ap);                                     \
+	size_t argv##_n = count(ap##_count);                         \
+	va_end(ap##_count);                                          \
+	if (argv##_n >= E2BIG_ARGS) {                                \
+		va_end(ap);                                          \
+		return too_many();                                   \
+	}                                                            \
+	char *argv[argv##_n + 2];                                    \
+	argv[0] = (char *)(arg);                                     \
+	for (size_t i_ = 1; i_ <= argv##_n + 1; i_++)                \
+		argv[i_] = va_arg(ap, char *)
+
 EXPORT int execl(const char *path, const char *arg, ...)
 {
-	va_list ap, cp;
-	va_start(ap, arg);
-	va_copy(cp, ap);
-	size_t n = count(cp);
-	va_end(cp);
-	if (n >= E2BIG_ARGS) {
-		va_end(ap);
-		return too_many();
-	}
-	GATHER(argv, arg, ap, n);
+	GATHER(argv, arg, ap);
 	va_end(ap);
 	return __ss_execv(path, argv);
 }
 
 EXPORT int execle(const char *path, const char *arg, ...)
 {
-	va_list ap, cp;
-	va_start(ap, arg);
-	va_copy(cp, ap);
-	size_t n = count(cp);
-	va_end(cp);
-	if (n >= E2BIG_ARGS) {
-		va_end(ap);
-		return too_many();
-	}
-	GATHER(argv, arg, ap, n);
+	GATHER(argv, arg, ap);
 	char *const *envp = va_arg(ap, char *const *);
 	va_end(ap);
 	struct ss_target t = { AT_FDCWD, path, 0 };
@@ -63,16 +57,7 @@ EXPORT int execle(const char *path, const char *arg, ...)
 
 EXPORT int execlp(const char *file, const char *arg, ...)
 {
-	va_list ap, cp;
-	va_start(ap, arg);
-	va_copy(cp, ap);
-	size_t n = count(cp);
-	va_end(cp);
-	if (n >= E2BIG_ARGS) {
-		va_end(ap);
-		return too_many();
-	}
-	GATHER(argv, arg, ap, n);
+	GATHER(argv, arg, ap);
 	va_end(ap);
 	return __ss_execvpe(file, argv, environ, SS_EX_EXECVP);
 }
