@@ -34,14 +34,6 @@
 #include "sysshim.h"
 #include "common/testutil.h"
 
-#if defined(__x86_64__)
-#define ARCH_SELF AUDIT_ARCH_X86_64
-#elif defined(__aarch64__)
-#define ARCH_SELF AUDIT_ARCH_AARCH64
-#elif defined(__loongarch64)
-#define ARCH_SELF AUDIT_ARCH_LOONGARCH64
-#endif
-
 /* The reader, as the library has it (hidden in libsysshim.so, linkable from the .a). */
 struct ss_sock_fprog;
 unsigned __ss_bpf_stops(const struct ss_sock_fprog *p, unsigned sc, unsigned *refused);
@@ -72,7 +64,7 @@ START_TEST(reader)
 {
 	/* libseccomp's shape: the arch, then one jump per rule, the default last. */
 	struct sock_filter table[] = {
-		LD(ARCH), BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, ARCH_SELF, 1, 0), RET(SECCOMP_RET_KILL_PROCESS),
+		LD(ARCH), BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, AUDIT_ARCH_SELF, 1, 0), RET(SECCOMP_RET_KILL_PROCESS),
 		LD(NR),
 		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_fstat, 0, 1), RET(SECCOMP_RET_KILL_PROCESS),
 		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_statx, 0, 1), RET(SECCOMP_RET_ERRNO | EPERM),
@@ -140,10 +132,7 @@ static uint64_t rng_state;
 
 static uint64_t rnd(void)
 {
-	uint64_t z = (rng_state += 0x9e3779b97f4a7c15ULL);
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-	return z ^ (z >> 31);
+	return test_random(&rng_state);
 }
 
 enum act { A_ALLOW, A_LOG, A_EPERM, A_ENOSYS, A_KILL, A_TRAP, A_COUNT };
@@ -240,7 +229,7 @@ static void install(const struct round *r)
 	struct sock_filter f[16];
 	int k = 0;
 	f[k++] = (struct sock_filter)LD(ARCH);
-	f[k++] = (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, ARCH_SELF, 1, 0);
+	f[k++] = (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, AUDIT_ARCH_SELF, 1, 0);
 	f[k++] = (struct sock_filter)RET(SECCOMP_RET_ALLOW);
 	f[k++] = (struct sock_filter)LD(NR);
 	for (int i = 0; i < 3; i++) {

@@ -42,14 +42,6 @@
 #include "sysshim.h"
 #include "common/testutil.h"
 
-#if defined(__x86_64__)
-#define ARCH_SELF AUDIT_ARCH_X86_64
-#elif defined(__aarch64__)
-#define ARCH_SELF AUDIT_ARCH_AARCH64
-#elif defined(__loongarch64)
-#define ARCH_SELF AUDIT_ARCH_LOONGARCH64
-#endif
-
 #define F SECCOMP_SET_MODE_FILTER
 #define S SECCOMP_SET_MODE_STRICT
 #define TSYNC SECCOMP_FILTER_FLAG_TSYNC
@@ -92,7 +84,7 @@ static const char *const prog_name[] = { "kill fstat", "MOD", "jump out", "no re
 
 static struct sock_filter kill_fstat[] = {
 	LD(offsetof(struct seccomp_data, arch)),
-	BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, ARCH_SELF, 1, 0), RET(SECCOMP_RET_ALLOW),
+	BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, AUDIT_ARCH_SELF, 1, 0), RET(SECCOMP_RET_ALLOW),
 	LD(offsetof(struct seccomp_data, nr)),
 	BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_fstat, 0, 1), RET(SECCOMP_RET_KILL_PROCESS),
 	RET(SECCOMP_RET_ALLOW),
@@ -519,10 +511,7 @@ static uint64_t rng;
 
 static uint64_t rnd(void)
 {
-	uint64_t z = (rng += 0x9e3779b97f4a7c15ULL);
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-	return z ^ (z >> 31);
+	return test_random(&rng);
 }
 
 static unsigned long pick(const unsigned long *v, size_t n)

@@ -102,14 +102,6 @@ const char *statx_diff(const struct statx *a, const struct statx *b)
 }
 #undef F
 
-#if defined(__x86_64__)
-#define AUDIT_ARCH_SELF AUDIT_ARCH_X86_64
-#elif defined(__aarch64__)
-#define AUDIT_ARCH_SELF AUDIT_ARCH_AARCH64
-#elif defined(__loongarch64)
-#define AUDIT_ARCH_SELF AUDIT_ARCH_LOONGARCH64
-#endif
-
 int deny_syscalls(const int *nrs, int n, int err)
 {
 	struct sock_filter f[64];

@@ -1,6 +1,8 @@
 #ifndef SYSSHIM_TESTUTIL_H
 #define SYSSHIM_TESTUTIL_H
 
+#include <linux/audit.h>
+#include <stdint.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <unistd.h>
@@ -28,6 +30,24 @@ const char *stat_diff(const struct stat *a, const struct stat *b);
 const char *statx_diff(const struct statx *a, const struct statx *b);
 
 #include "libc_ref.h"
+
+/* The audit architecture of this build: a seccomp filter's first test. */
+#if defined(__x86_64__)
+#define AUDIT_ARCH_SELF AUDIT_ARCH_X86_64
+#elif defined(__aarch64__)
+#define AUDIT_ARCH_SELF AUDIT_ARCH_AARCH64
+#elif defined(__loongarch64)
+#define AUDIT_ARCH_SELF AUDIT_ARCH_LOONGARCH64
+#endif
+
+/* The tests' random numbers (splitmix64): a seed printed, the same rounds replayed. */
+static inline uint64_t test_random(uint64_t *state)
+{
+	uint64_t z = (*state += 0x9e3779b97f4a7c15ULL);
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+	return z ^ (z >> 31);
+}
 
 /* A seccomp filter that makes each listed syscall fail with errno err; 0 on success. */
 int deny_syscalls(const int *nrs, int n, int err);
