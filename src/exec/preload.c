@@ -38,16 +38,18 @@ static size_t token(const char *p)
  * more characters (what the loader put there). */
 static int matches(const char *p, size_t n, const char *s)
 {
-	if (!n)
-		return !*s;
-	size_t k = token(p);
-	if (k && k <= n) {
-		for (const char *q = s + 1; q[-1]; q++)
-			if (matches(p + k, n - k, q))
-				return 1;
-		return 0;
+	for (; n; p++, s++, n--) {
+		size_t k = *p == '$' ? token(p) : 0;
+		if (k && k <= n) {
+			for (const char *q = s + 1; q[-1]; q++)
+				if (matches(p + k, n - k, q))
+					return 1;
+			return 0;
+		}
+		if (*s != *p)
+			return 0;
 	}
-	return *s == *p && matches(p + 1, n - 1, s + 1);
+	return !*s;
 }
 
 static int has_token(const char *p, size_t n)
@@ -84,7 +86,7 @@ int __ss_exec_room(char *const *envp, struct ss_exec_room *r)
 		return 0;
 	r->at = 0, r->earlier = 0;
 	for (; envp[n]; n++) {
-		const char *e = __ss_after(envp[n], "LD_PRELOAD=");
+		const char *e = envp[n][0] == 'L' ? __ss_after(envp[n], "LD_PRELOAD=") : 0;
 		if (!e)
 			continue;
 		r->earlier += !!r->at;
