@@ -9,7 +9,7 @@
 # ELF class (i386); an AddressSanitizer program; valgrind memcheck on real programs
 # with the library in them and no suppression file. Then what must not change: a glibc
 # program in the same root, or in a root with the same library at the same path, still
-# gets it. An exec's look reads no /proc/self/status. The library carries no IRELATIVE
+# gets it, by its path or by the loader's $LIB. An exec's look reads no /proc/self/status. The library carries no IRELATIVE
 # relocation (musl's loader has none).
 # Environment: B (the build), CC, COMPAT_ONLY=group,group (as tests/compat.sh reads it,
 # and tests/mutants/run.sh sets it: musl, roots, class, sanitizers, kept, look, valgrind),
@@ -165,6 +165,18 @@ got=$(LD_PRELOAD=$LIB sh -c "chroot $R /bin/env" | grep ^LD_PRELOAD=)
 [ -z "$got" ] && ok "a root with another file at its path: left out" ||
 	bad "a root with another file at its path: kept" "$got"
 rm -f "$R$LIB"
+# An entry with the loader's $LIB (multiarch: each class finds its own build), here a
+# copy of the library by another name: known as the library by the name the loader
+# expanded it to, kept where it loads, left out of a root without it.
+mkdir -p "$tmp/multi/lib/x86_64-linux-gnu" && cp "$LIB" "$tmp/multi/lib/x86_64-linux-gnu/shim.so"
+for e in "$tmp/multi/\$LIB/shim.so" "$tmp/multi/\${LIB}/shim.so"; do
+	got=$(LD_PRELOAD=$e sh -c "cd / && $H/execby execvp env" | grep ^LD_PRELOAD=)
+	[ "$got" = "LD_PRELOAD=$e" ] && ok "an entry with \$LIB ($e): handed on as it was" ||
+		bad "an entry with \$LIB ($e): changed" "$got"
+	got=$(LD_PRELOAD=$e sh -c "chroot $R /bin/env" 2>&1 | grep -e ^LD_PRELOAD= -e ERROR)
+	[ -z "$got" ] && ok "an entry with \$LIB ($e), a root without it: left out" ||
+		bad "an entry with \$LIB ($e), a root without it: kept" "$got"
+done
 
 fi
 if want look; then
