@@ -5,7 +5,10 @@
  * twice (mk/quality.mk): plain, where glibc answers, or libsysshim.so.0 when preloaded; and
  * linked with libsysshim.a, where the library's own definitions answer.
  * insn_calls where: the file each name's definition comes from (dladdr), so that the
- * count is known to be of the export it claims to be. */
+ * count is known to be of the export it claims to be.
+ * insn_calls execve N: N execve calls of a copy of this program that the kernel refuses
+ * (no execute bit: EACCES), so that what runs before the syscall is counted: nothing in
+ * glibc's, the look at the program in the library's (src/exec/). */
 #define _GNU_SOURCE
 #define _LARGEFILE64_SOURCE
 #include <dlfcn.h>
@@ -15,6 +18,29 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+
+extern char **environ;
+
+/* N execve calls of a copy of this program without its execute bit. */
+static int refused_execs(long n)
+{
+	char path[] = "/tmp/insn_calls.XXXXXX", buf[65536];
+	char *argv[] = { path, 0 };
+	int in = open("/proc/self/exe", O_RDONLY), out = mkstemp(path);
+	ssize_t k;
+
+	if (in < 0 || out < 0)
+		return 1;
+	while ((k = read(in, buf, sizeof buf)) > 0)
+		if (write(out, buf, (size_t)k) != k)
+			return 1;
+	close(in);
+	close(out);
+	for (long i = 0; i < n; i++)
+		execve(path, argv, environ);
+	unlink(path);
+	return 0;
+}
 
 static const char *from(void *f)
 {
@@ -71,6 +97,8 @@ int main(int argc, char **argv)
 	else if (!strcmp(c, "fstatat64"))
 		for (long i = 0; i < n; i++)
 			fstatat64(AT_FDCWD, "/dev/null", &st64, 0);
+	else if (!strcmp(c, "execve"))
+		return refused_execs(n);
 	else
 		return 2;
 	return 0;
