@@ -9,8 +9,8 @@
 # ELF class (i386); an AddressSanitizer program; valgrind memcheck on real programs
 # with the library in them and no suppression file. Then what must not change: a glibc
 # program in the same root, or in a root with the same library at the same path, still
-# gets it, by its path or by the loader's $LIB. An exec's look reads no /proc/self/status. The library carries no IRELATIVE
-# relocation (musl's loader has none).
+# gets it, by its path or by the loader's $LIB. An exec's look reads no
+# /proc/self/status. The library carries no IRELATIVE relocation (musl's loader has none).
 # Environment: B (the build), CC, COMPAT_ONLY=group,group (as tests/compat.sh reads it,
 # and tests/mutants/run.sh sets it: musl, roots, class, sanitizers, kept, look, valgrind),
 # HELP (a directory of the helper programs, built where missing; make check-compat

@@ -418,8 +418,8 @@ killed "strace kills fstat, SYSSHIM_RUN_TIMING dear (would preload): the tracer 
 	env SYSSHIM_RUN_TIMING="$dear" $run cat "$tmp/catme"
 
 echo "-- another C library: run untouched, as without sysshim-run"
-# A real dynamic musl program (Debian's musl-tools): its loader cannot relocate the
-# library (an IFUNC, IRELATIVE), so it is run untouched, and gives what it gives alone.
+# A real dynamic musl program (Debian's musl-tools): its loader is not glibc's, and the
+# library serves glibc's programs only, so it is run untouched, and gives what it gives alone.
 printf '%s\n' '#include <stdio.h>' '#include <stdlib.h>' '#include <sys/stat.h>' \
 	'int main(int argc, char **argv) { struct stat st; const char *p = getenv("LD_PRELOAD");' \
 	'printf("fstat %d LD_PRELOAD=%s\n", fstat(1, &st), p ? p : "(unset)");' \
