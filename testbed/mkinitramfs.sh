@@ -11,7 +11,7 @@ shift 2
 for t in cpio gzip readelf; do
 	command -v $t >/dev/null || { echo "testbed: $t missing: apt-get install cpio gzip binutils" >&2; exit 1; }
 done
-stage=$out.d
+stage=$out.stage	# not *.d: the Makefiles include every build/testbed/*/*.d as a dependency file
 rm -rf "$stage"
 mkdir -p "$stage/bin" "$stage/tests" "$stage/bench" "$stage/dev" "$stage/proc" "$stage/sys" \
 	"$stage/tmp" "$stage/run" "$stage/etc" "$stage/root"
