@@ -51,6 +51,7 @@
 #include <sys/mman.h>
 #include <sys/prctl.h>
 #include <sys/syscall.h>
+#include <sys/uio.h>
 #include <sys/wait.h>
 #include "sysshim.h"
 #include "common/testutil.h"
@@ -81,6 +82,7 @@ static uint64_t g_seed;		/* SYSSHIM_STRESS_SEED, or fresh */
 static int g_uring;		/* the library's io_uring answer, asked before any round */
 static int g_membarrier;	/* the kernel registers private expedited membarrier */
 static int g_seccomp;		/* filters can be installed here (not under valgrind, qemu-user) */
+static int g_pipe_copy;		/* no process_vm_readv: the library copies a filter through a pipe */
 static int g_verbose;		/* SYSSHIM_STRESS_VERBOSE=1: every operation on stderr */
 static int g_thread_fork = 1;	/* SYSSHIM_STRESS_THREAD_FORK=0: writers in threads do not fork */
 
@@ -103,6 +105,9 @@ static void setup(void)
 	g_uring = sysshim_eventfd_uring();
 	g_membarrier = syscall(SYS_membarrier, 0, 0, 0) > 0;
 	g_seccomp = !RUNNING_ON_VALGRIND;
+	char from = 1, to = 0;
+	struct iovec l = { &to, 1 }, r = { &from, 1 };
+	g_pipe_copy = syscall(SYS_process_vm_readv, getpid(), &l, 1, &r, 1, 0) < 0 && errno == ENOSYS;
 	g_verbose = getenv("SYSSHIM_STRESS_VERBOSE") != 0;
 	/* qemu-user 7.2 does not hold the lock of its path() across fork: a child forked
 	 * while another thread is in a syscall that names a path (sysshim_batch_add's
@@ -135,7 +140,7 @@ static int rpct(struct rng *r, unsigned pct)
 struct stats {
 	unsigned long rounds, ops, adds, flushes, forgets, destroys, reads, fills, reuses;
 	unsigned long notifies, drains, wakeups, spurious, items;
-	unsigned long predictions, filters, filter_kind[4], signals, eintr, released, forks;
+	unsigned long predictions, filters, filter_kind[4], filters_unread, signals, eintr, released, forks;
 	unsigned long full, producers_proc, handler_notifies, uring_flushes, quiet;
 	unsigned long nb_flush_us, quiet_us;	/* the longest of each, against its limit */
 	char fail[2048];
@@ -300,7 +305,9 @@ static void print_counts(const char *what)
 		{ "outcomes predicted and matched", st->predictions }, { "seccomp filters", st->filters },
 		{ "refusing write", st->filter_kind[0] }, { "refusing io_uring_enter", st->filter_kind[1] },
 		{ "refusing io_uring_setup", st->filter_kind[2] },
-		{ "refusing membarrier", st->filter_kind[3] }, { "signals", st->signals },
+		{ "refusing membarrier", st->filter_kind[3] },
+		{ "filters the library cannot read (no process_vm_readv, write refused)", st->filters_unread },
+		{ "signals", st->signals },
 		{ "writes interrupted (EINTR)", st->eintr },
 		{ "blocked writes released by a reader in a handler", st->released },
 		{ "forks", st->forks }, { "producer processes", st->producers_proc },
@@ -889,9 +896,25 @@ static void x_filter(struct xm *m)
 	}
 	if (!m->deny_err)
 		m->deny_err = rpct(m->r, 50) ? EPERM : ENOSYS;
-	logop("filter:%s refused (%s)", fault_names(mask), strerror(m->deny_err));
-	if (!refuse(mask, m->deny_err, 0))
+	/* Where the kernel has no process_vm_readv the library copies a filter through a pipe,
+	 * and a filter in force that refuses write(2) (a fork child's, inherited) leaves it
+	 * none: this one is taken for one it cannot read, which may stop anything: no ring. */
+	int unread = g_pipe_copy && (m->deny & F_WRITE);
+	logop("filter:%s refused (%s)%s", fault_names(mask), strerror(m->deny_err),
+	      unread ? ", unread (no process_vm_readv, write refused)" : "");
+	if (!refuse(mask, m->deny_err, 0)) {
 		m->deny |= mask;
+		struct sysshim_interposers c;
+		sysshim_interposers(&c);
+		CHECK(unread ? c.sandbox == SYSSHIM_SANDBOX_UNREAD : c.sandbox == SYSSHIM_SANDBOX_READ,
+		      "the library takes the filter for %s, the model for %s",
+		      c.sandbox == SYSSHIM_SANDBOX_UNREAD ? "one it cannot read" : "one it read",
+		      unread ? "one it cannot read" : "one it read");
+		if (unread) {
+			m->uring = 0;
+			ADD(filters_unread, 1);
+		}
+	}
 }
 
 static void x_ops(struct xm *m, int nops, int fork_at, int filter_at)
