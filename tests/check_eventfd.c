@@ -1397,16 +1397,7 @@ START_TEST(batch_decision_then_seccomp)
 }
 END_TEST
 
-/* Makes every syscall dearer the way PTI without PCID does (a fixed cost at each
- * entry): seccomp filters of straight-line loads that allow everything, added
- * until a write(2) costs at least want_ns more than before and 4 times what it did,
- * or 8 filters are in (the kernel's limit is 32768 instructions in all). 4 times:
- * the library takes a sample within twice the stored cost for noise and then looks
- * again less often (src/eventfd/batch_choice.c), so a smaller change is followed only slowly; where
- * a syscall is dear already (qemu TCG of arm64, where one filter adds less than the
- * write costs: docs/results.md, "What the limits in the code are set against") one
- * filter is not enough. Returns the write's cost before and after, -1 where
- * seccomp is not available, 1 where 8 filters did not make it 4 times dearer. */
+/* One write(2) to FD, ns: the fastest of 5 x 200. */
 static double write_ns(int fd)
 {
 	uint64_t v = 1;
@@ -1423,6 +1414,19 @@ static double write_ns(int fd)
 	return best;
 }
 
+/* Makes every syscall dearer the way PTI without PCID does (a fixed cost at each
+ * entry): seccomp filters of straight-line loads that allow everything, added
+ * until a write(2) costs at least want_ns more than before and 3 times what it did,
+ * or 8 filters are in (the kernel's limit is 32768 instructions in all). 3 times:
+ * the library takes a sample within twice the stored cost for noise and then looks
+ * again less often (src/eventfd/batch_choice.c), so a change of less than twice is
+ * followed only slowly; from 3 times on, the first samples are out of that band and
+ * raise the cost at once. Where a syscall is dear already (qemu TCG of arm64, where one
+ * filter adds less than the write costs: docs/results.md, "What the limits in the
+ * code are set against"; a host whose write(2) takes 1.1 us, where 8 filters make it
+ * 3.8 times dearer) one filter is not enough. Returns the write's cost before and
+ * after, -1 where seccomp is not available, 1 where 8 filters did not make it 3 times
+ * dearer. */
 static int slow_syscalls(double want_ns, double *before, double *after)
 {
 	static struct sock_filter f[4001];
@@ -1437,7 +1441,7 @@ static int slow_syscalls(double want_ns, double *before, double *after)
 	*before = *after = write_ns(fd);
 	if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0))
 		return -1;
-	for (int k = 0; k < 8 && (*after < *before + want_ns || *after < 4 * *before); k++) {
+	for (int k = 0; k < 8 && (*after < *before + want_ns || *after < 3 * *before); k++) {
 		if (prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &prog)) {
 			if (!k)
 				return -1;
@@ -1446,7 +1450,7 @@ static int slow_syscalls(double want_ns, double *before, double *after)
 		*after = write_ns(fd);
 	}
 	close(fd);
-	return *after < *before + want_ns || *after < 4 * *before;
+	return *after < *before + want_ns || *after < 3 * *before;
 }
 
 /* The decision moves with the machine: measured on this machine first, then every
@@ -1552,7 +1556,7 @@ static void dearer_case(void)
 	int slow = slow_syscalls(2000, &before, &after);
 	if (slow) {
 		fprintf(stderr, slow < 0 ? "seccomp not available here: test skipped\n" :
-			"8 seccomp filters: write(2) %.0f -> %.0f ns, not 4 x: test skipped\n",
+			"8 seccomp filters: write(2) %.0f -> %.0f ns, not 3 x: test skipped\n",
 			before, after);
 		return;
 	}
@@ -1562,16 +1566,25 @@ static void dearer_case(void)
 	int done = flush_until_cost_follows(&b, &bi, c, &cap, &bj);
 	struct flushes g = way_taken(&b, tp, tu, &windows);
 	sysshim_batch_info(&bj);
+	/* Noise only adds time, but the forced flushes and the library's samples are timed
+	 * apart: a host busy with something else (CI's other lane) all through the first
+	 * forced run makes c too high. The fastest forced flush of both runs is the
+	 * reference; the way check keeps the first run's, on which way_taken() decided. */
+	double tp2, tu2;
+	forced_costs(&tp2, &tu2);
+	double c2 = tp2 * 1e9 / (20 * 16), cref = c2 < c ? c2 : c;
 	fprintf(stderr, "syscalls made dearer: write(2) %.0f -> %.0f ns; decision before: "
 		"P %u A %u U %u, io_uring from %u; after: P %u A %u U %u, io_uring from %u; "
 		"last 200 flushes: %lu via io_uring (window %d); forced (20 flushes): plain "
-		"%.0f us, io_uring %.0f us; P to 0.45 x %.0f ns: %d flushes (at most %d); "
-		"%.1f s + %.1f s\n", before, after, bi.plain_ns,
-		bi.uring_enter_ns, bi.uring_write_ns, bi.crossover, bj.plain_ns,
-		bj.uring_enter_ns, bj.uring_write_ns, bj.crossover, g.uring_writes / 16, windows,
-		tp * 1e6, tu * 1e6, c, done, cap, t1 - t0, now() - t1);
-	/* 0.45 x c, c at least 3 x the old cost: two samples at least. */
-	if (c >= 3.0 * bi.plain_ns)
+		"%.0f us, io_uring %.0f us, again %.0f us, %.0f us; P to 0.45 x %.0f ns: "
+		"%d flushes (at most %d), held to 0.45 x %.0f ns; %.1f s + %.1f s\n",
+		before, after, bi.plain_ns, bi.uring_enter_ns, bi.uring_write_ns, bi.crossover,
+		bj.plain_ns, bj.uring_enter_ns, bj.uring_write_ns, bj.crossover,
+		g.uring_writes / 16, windows, tp * 1e6, tu * 1e6, tp2 * 1e6, tu2 * 1e6, c, done,
+		cap, cref, t1 - t0, now() - t1);
+	c = cref;
+	/* 0.45 x c, c at least 2.5 x the old cost: above it, so the cost had to move. */
+	if (c >= 2.5 * bi.plain_ns)
 		CHILD_CHECK(bj.plain_ns >= 0.45 * c, 31);
 	else
 		fprintf(stderr, "a write(2) in a flush only %.1f x dearer: the cost not checked\n",
