@@ -60,7 +60,7 @@ if [ $mode = compat ]; then
 	cd /tmp && RUN=$RUN LIB=$LIB PROBE=$SS/bin/sysshim-probe HELP=$O/compat-bin \
 		sh $O/compat.sh 2>&1 | co
 	# roots.sh finds the library and sysshim-run under $top/$B (B=.: /opt/sysshim).
-	(cd $SS && B=. HELP=$O/roots-bin COMPAT_ONLY=musl,roots,class,sanitizers,kept,look sh $O/roots.sh) 2>&1 | co
+	(cd $SS && B=. HELP=$O/roots-bin ROOTS_NEED_I386=1 COMPAT_ONLY=musl,roots,class,sanitizers,kept,look sh $O/roots.sh) 2>&1 | co
 	(cd /tmp && LIB=$LIB TSYNC_BIN=$O/roots-bin/race TSYNC_ROUNDS=200 sh $O/tsync.sh) 2>&1 | co
 	# The Check suite's summary ("100%: Checks: N, Failures: F, Errors: E") as the others' line.
 	(cd /tmp && $O/check_wrappers; echo "exit $?") >/tmp/wrappers.out 2>&1
