@@ -15,7 +15,8 @@
 # Environment: B (the build), CC, ROOTS_NEED_I386 (set: the i386 program must run, as in
 # the guests; unset, a kernel without IA32 emulation skips that one case and says so),
 # COMPAT_ONLY=group,group (as tests/compat.sh reads it,
-# and tests/mutants/run.sh sets it: musl, roots, class, sanitizers, kept, look, valgrind),
+# and tests/mutants/run.sh sets it: musl, roots, class, sanitizers, kept, look, search,
+# valgrind),
 # HELP (a directory of the helper programs, built where missing; make check-compat
 # builds them on the host with ROOTS_BUILD_ONLY=1, which only builds, and runs this
 # script in its guests with HELP pointing at them).
@@ -135,9 +136,6 @@ if want class; then
 echo "-- another ELF class"
 if [ $i386 = yes ]; then
 	same "an i386 program" "$H/i386"
-	# The oracle must be the program run (exit 7), not the kernel refusing its class. A
-	# kernel without IA32 emulation (ENOEXEC: "Exec format error") cannot hold the case:
-	# said and left to Debian's 6.1 in make check-compat, which sets ROOTS_NEED_I386.
 	# What the shell's exec hands the program, seen by strace whether or not the kernel
 	# then runs it: no entry of the library in its LD_PRELOAD.
 	if have strace; then
@@ -154,6 +152,9 @@ if [ $i386 = yes ]; then
 	else
 		bad "strace is not installed"
 	fi
+	# The oracle must be the program run (exit 7), not the kernel refusing its class. A
+	# kernel without IA32 emulation (ENOEXEC: "Exec format error") cannot hold the case:
+	# said and left to Debian's 6.1 in make check-compat, which sets ROOTS_NEED_I386.
 	if grep -qx 'exit 7' "$tmp/none.out"; then
 		ok "the i386 program runs here (exit 7)"
 	elif [ -z "${ROOTS_NEED_I386:-}" ] && [ -e /lib/ld-linux.so.2 ] &&
@@ -221,6 +222,50 @@ if have strace; then
 	else
 		bad "an exec's look (exit $rc; opens of the program: $tr_at)" \
 			"$(grep -e /proc/self/status -e bin/true "$tmp/look.tr" | head -4)" "$(head -3 "$tmp/look.out")"
+	fi
+else
+	bad "strace is not installed"
+fi
+
+fi
+if want search; then
+echo "-- a PATH search (execvp, execvpe, execlp): the program glibc's search runs, and once"
+# The library's search stats each candidate and runs the first glibc's execve-by-execve
+# search would reach with one execve; whatever that execve cannot do is glibc's search's
+# again. Candidates glibc passes over (missing, a directory, no execute bit) and the ones
+# it stops at (a symbolic link loop), a file the kernel refuses (a script without #!:
+# ENOEXEC, which glibc runs with /bin/sh), each before the program.
+S=$tmp/search
+mkdir -p "$S/none" "$S/dir/prog" "$S/noexec" "$S/loop" "$S/sh" "$S/bin"
+printf '#!/bin/sh\necho "ran $0 $*"\n' >"$S/bin/prog" && chmod +x "$S/bin/prog"
+printf 'echo "sh ran $0 $*"\n' >"$S/sh/prog" && chmod +x "$S/sh/prog"
+cp "$S/bin/prog" "$S/noexec/prog" && chmod -x "$S/noexec/prog"
+ln -s prog "$S/loop/prog"
+for way in execvp execvpe execlp; do
+	for d in none dir noexec loop sh; do
+		same "$way, PATH's first candidate $d" "PATH=$S/$d:$S/bin $H/execby $way prog a"
+	done
+	same "$way, an empty element of PATH (the working directory)" "cd $S/sh && PATH=:$S/bin $H/execby $way prog a"
+	same "$way, PATH unset (/bin:/usr/bin)" "unset PATH; $H/execby $way echo a"
+done
+# What it costs: one stat of each candidate, no second stat of the program, one execve
+# (glibc's search: one for each candidate); an exec that cannot run (no such file) looks
+# for nothing more (the library's own file is not opened).
+if st=$(command -v strace); then
+	PATH=$S/none:$S/dir:$S/bin LD_PRELOAD=$LIB SYSSHIM_TRACER=allow $st -f -qq \
+		-e trace=execve,newfstatat,openat -o "$tmp/search.tr" $H/execby execvp prog a >"$tmp/search.out" 2>&1
+	rc=$? nx=$(grep -c 'execve(' "$tmp/search.tr") ns=$(grep -c "newfstatat(AT_FDCWD, \"$S/bin/prog\"" "$tmp/search.tr")
+	[ $rc = 0 ] && [ "$nx" = 2 ] && [ "$ns" = 1 ] && grep -qx "ran $S/bin/prog a" "$tmp/search.out" &&
+		ok "execvp through three candidates: one execve of the program, one stat of it" ||
+		bad "execvp through three candidates (exit $rc; execve: $nx, execby's own and the program's wanted; stats of the program: $ns)" \
+			"$(grep -e execve -e "$S" "$tmp/search.tr" | cut -c1-120 | head -8)" "$(head -2 "$tmp/search.out")"
+	LD_PRELOAD=$LIB SYSSHIM_TRACER=allow strace -f -qq -e trace=openat -o "$tmp/absent.tr" \
+		$H/execby execve "$S/none/prog" >"$tmp/absent.out" 2>&1
+	rc=$?
+	if [ $rc = 127 ] && grep -q 'No such file' "$tmp/absent.out" && ! grep -q "openat(AT_FDCWD, \"$LIB\", .*O_NONBLOCK" "$tmp/absent.tr"; then
+		ok "an exec of a missing file: the library's own file not looked for"
+	else
+		bad "an exec of a missing file (exit $rc)" "$(grep "$LIB" "$tmp/absent.tr" | head -3)" "$(head -2 "$tmp/absent.out")"
 	fi
 else
 	bad "strace is not installed"

@@ -66,6 +66,7 @@ struct ss_target {
 	int dirfd;		/* AT_FDCWD, execveat's dirfd, fexecve's fd */
 	const char *path;	/* "" with AT_EMPTY_PATH: dirfd itself */
 	int flags;		/* execveat's AT_EMPTY_PATH, AT_SYMLINK_NOFOLLOW */
+	int regular;		/* a PATH search's stat found it a regular file: no stat again */
 };
 
 enum {
@@ -73,6 +74,8 @@ enum {
 	SS_T_FOREIGN,		/* another ELF class, byte order or machine */
 	SS_T_OTHER_LOADER,	/* a PT_INTERP that is not glibc's loader for this arch */
 	SS_T_SANITIZER,		/* needs a sanitizer's runtime */
+	SS_T_ABSENT,		/* no such file, or not a regular one: the call fails whatever
+				 * the environment holds */
 };
 /* What T is (a #! script: what its interpreter is, one level). CAREFUL: under a
  * seccomp filter the library cannot read, or a tracer, with the calls the dynamic
@@ -95,9 +98,15 @@ hidden int __ss_exec_room(char *const *envp, struct ss_exec_room *r);
 hidden char *const *__ss_exec_env(const struct ss_target *t, char *const *envp,
 				  const struct ss_exec_room *r, char **slots, char *text);
 /* The file an execvp-like call runs for FILE (the PATH search, as glibc's), into BUF
- * (SS_PATH_MAX); FILE itself where it holds a '/' or nothing is found. */
+ * (SS_PATH_MAX); FILE itself where it holds a '/' or nothing is found. *FOUND, where BUF
+ * is found: SS_FOUND_FIRST where glibc's search, which runs execve on each candidate in
+ * turn, passes over every one before it (each missing, a directory, or a file without an
+ * execute bit: ENOENT, ENOTDIR, EACCES) and so tries BUF next; SS_FOUND_REGULAR where
+ * its stat found a regular file with an execute bit (not where the library is careful). */
 #define SS_PATH_MAX	4096
-hidden const char *__ss_exec_search(const char *file, char *buf);
+#define SS_FOUND_REGULAR	1
+#define SS_FOUND_FIRST		2
+hidden const char *__ss_exec_search(const char *file, char *buf, int *found);
 
 /* OUT: ENVP, or the new environment on this stack frame, for the target T (a
  * struct ss_target *). */

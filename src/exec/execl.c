@@ -50,7 +50,7 @@ EXPORT int execle(const char *path, const char *arg, ...)
 	GATHER(argv, arg, ap);
 	char *const *envp = va_arg(ap, char *const *);
 	va_end(ap);
-	struct ss_target t = { AT_FDCWD, path, 0 };
+	struct ss_target t = { AT_FDCWD, path, 0, 0 };
 	SS_EXEC_ENV(e, &t, envp);
 	return __ss_execve(path, argv, e);
 }

@@ -7,7 +7,7 @@
 
 int __ss_execv(const char *path, char *const *argv)
 {
-	struct ss_target t = { AT_FDCWD, path, 0 };
+	struct ss_target t = { AT_FDCWD, path, 0, 0 };
 	char **env = environ;
 	int libc;
 	SS_EXEC_ENV(e, &t, env);
@@ -24,7 +24,13 @@ EXPORT int execv(const char *path, char *const argv[])
 }
 
 /* FN: SS_EX_EXECVP (ENVP is environ) or SS_EX_EXECVPE. The file is the one PATH leads
- * to (as glibc's search finds it). */
+ * to (as glibc's search finds it). glibc's search runs execve on each candidate until
+ * one runs, and each that fails (a missing one) costs the kernel an exec's set-up (a new
+ * memory map, the arguments and environment copied in); the library's has found the
+ * file with a stat of each: where glibc's would try that file next, it is run at once,
+ * with the system call glibc's makes. Where that fails, glibc's search runs as it
+ * would have (the next candidate after EACCES, a shell for ENOEXEC); where the next
+ * definition is another interposer's, it runs its own. */
 int __ss_execvpe(const char *file, char *const *argv, char *const *envp, int fn)
 {
 	struct ss_exec_room r;
@@ -34,8 +40,12 @@ int __ss_execvpe(const char *file, char *const *argv, char *const *envp, int fn)
 
 	if (__ss_exec_room(envp, &r) && next_vpe) {
 		char buf[SS_PATH_MAX];
-		struct ss_target t = { AT_FDCWD, __ss_exec_search(file, buf), 0 };
+		int found;
+		const char *path = __ss_exec_search(file, buf, &found);
+		struct ss_target t = { AT_FDCWD, path, 0, found & SS_FOUND_REGULAR };
 		SS_EXEC_ENV(e, &t, envp);
+		if ((found & SS_FOUND_FIRST) && libc2 && (libc || !next))
+			__syscall(SYS_execve, path, argv, e);
 		if (e != envp)
 			return next_vpe(file, argv, e);
 	}

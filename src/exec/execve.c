@@ -18,14 +18,14 @@ int __ss_execve(const char *path, char *const *argv, char *const *envp)
 
 EXPORT int execve(const char *path, char *const argv[], char *const envp[])
 {
-	struct ss_target t = { AT_FDCWD, path, 0 };
+	struct ss_target t = { AT_FDCWD, path, 0, 0 };
 	SS_EXEC_ENV(e, &t, envp);
 	return __ss_execve(path, argv, e);
 }
 
 EXPORT int execveat(int dirfd, const char *path, char *const argv[], char *const envp[], int flags)
 {
-	struct ss_target t = { dirfd, path, flags };
+	struct ss_target t = { dirfd, path, flags, 0 };
 	int libc;
 	SS_EXEC_ENV(e, &t, envp);
 	ss_execveat_fn *next = (ss_execveat_fn *)__ss_exec_next(SS_EX_EXECVEAT, &libc);
@@ -39,7 +39,7 @@ EXPORT int execveat(int dirfd, const char *path, char *const argv[], char *const
  * kernel has no execveat: the next definition always. */
 EXPORT int fexecve(int fd, char *const argv[], char *const envp[])
 {
-	struct ss_target t = { fd, "", AT_EMPTY_PATH };
+	struct ss_target t = { fd, "", AT_EMPTY_PATH, 0 };
 	int libc;
 	SS_EXEC_ENV(e, &t, envp);
 	ss_fexecve_fn *next = (ss_fexecve_fn *)__ss_exec_next(SS_EX_FEXECVE, &libc);

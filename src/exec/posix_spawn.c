@@ -8,7 +8,7 @@
 EXPORT int posix_spawn(int *pid, const char *path, const void *actions, const void *attr,
 		       char *const argv[], char *const envp[])
 {
-	struct ss_target t = { AT_FDCWD, path, 0 };
+	struct ss_target t = { AT_FDCWD, path, 0, 0 };
 	int libc;
 	ss_spawn_fn *next = (ss_spawn_fn *)__ss_exec_next(SS_EX_SPAWN, &libc);
 	SS_EXEC_ENV(e, &t, envp);
@@ -27,7 +27,9 @@ EXPORT int posix_spawnp(int *pid, const char *file, const void *actions, const v
 		return ENOSYS;
 	if (__ss_exec_room(envp, &r)) {
 		char buf[SS_PATH_MAX];
-		struct ss_target t = { AT_FDCWD, __ss_exec_search(file, buf), 0 };
+		int found;
+		const char *path = __ss_exec_search(file, buf, &found);
+		struct ss_target t = { AT_FDCWD, path, 0, found & SS_FOUND_REGULAR };
 		SS_EXEC_ENV(e, &t, envp);
 		return next(pid, file, actions, attr, argv, e);
 	}

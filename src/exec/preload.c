@@ -187,6 +187,10 @@ char *const *__ss_exec_env(const struct ss_target *t, char *const *envp,
 	if (sb & SS_SB_STRICT)
 		return envp;
 	kind = __ss_exec_target(t, careful(sb));
+	/* Nothing to run: the call fails as it would have, and the library's own file is
+	 * not looked for. */
+	if (kind == SS_T_ABSENT)
+		return envp;
 
 	const char *v = *r->at + sizeof "LD_PRELOAD=" - 1;
 	char *o = __ss_stpcpy(text, "LD_PRELOAD=");
@@ -229,28 +233,36 @@ char *const *__ss_exec_env(const struct ss_target *t, char *const *envp,
 /* As glibc's execvp and posix_spawnp search: PATH from the caller's own environment,
  * "/bin:/usr/bin" where it is unset; an empty element is the working directory. The
  * first regular file with an execute bit is the one (the kernel then decides). */
-/* Whether BUF is a file to run: a regular file with an execute bit; where the library
- * is careful (a filter, a tracer), a file that opens (O_PATH: a FIFO's writer and a
- * device see nothing). */
+/* Whether BUF is a file to run: 1, a regular file with an execute bit; where the library
+ * is careful (a filter, a tracer), 2, a file that opens (O_PATH: a FIFO's writer and a
+ * device see nothing); 0 where it is not one and glibc's search passes over it too (its
+ * execve would fail with ENOENT, ENOTDIR or EACCES), -1 where that search would stop at
+ * it (ELOOP, ENAMETOOLONG...). */
 static int runnable(const char *buf, int careful)
 {
 	struct stat st;
+	long r;
 	if (careful) {
-		long fd = __syscall(SYS_openat, AT_FDCWD, buf, O_PATH | O_CLOEXEC);
-		if (fd >= 0)
-			__syscall(SYS_close, fd);
-		return fd >= 0;
+		r = __syscall(SYS_openat, AT_FDCWD, buf, O_PATH | O_CLOEXEC);
+		if (r >= 0)
+			__syscall(SYS_close, r);
+	} else {
+		r = __syscall(SYS_newfstatat, AT_FDCWD, buf, &st, 0);
+		if (!r)
+			return (st.st_mode & S_IFMT) == S_IFREG && (st.st_mode & 0111);
 	}
-	return !__syscall(SYS_newfstatat, AT_FDCWD, buf, &st, 0) &&
-	       (st.st_mode & S_IFMT) == S_IFREG && (st.st_mode & 0111);
+	if (r >= 0)
+		return 2;
+	return r == -ENOENT || r == -ENOTDIR || r == -EACCES ? 0 : -1;
 }
 
-const char *__ss_exec_search(const char *file, char *buf)
+const char *__ss_exec_search(const char *file, char *buf, int *found)
 {
-	int wary = careful(__ss_sandbox_peek());
+	int wary = careful(__ss_sandbox_peek()), first = SS_FOUND_FIRST;
 	const char *path = __ss_env_get(environ, "PATH");
 	size_t fl = __ss_strlen(file);
 
+	*found = 0;
 	for (const char *c = file; *c; c++)
 		if (*c == '/')
 			return file;
@@ -258,6 +270,10 @@ const char *__ss_exec_search(const char *file, char *buf)
 		return file;
 	if (!path)
 		path = "/bin:/usr/bin";
+	/* A PATH of PATH_MAX - 1 bytes or more: glibc's search passes over what does not fit
+	 * its buffer. */
+	if (__ss_strlen(path) >= SS_PATH_MAX - 1)
+		first = 0;
 	for (const char *p = path;; p++) {
 		const char *s = p;
 		while (*p && *p != ':')
@@ -271,8 +287,15 @@ const char *__ss_exec_search(const char *file, char *buf)
 				*o++ = '/';
 			}
 			__ss_stpcpy(o, file);
-			if (runnable(buf, wary))
+			int k = runnable(buf, wary);
+			if (k > 0) {
+				*found = first | (k == 1 ? SS_FOUND_REGULAR : 0);
 				return buf;
+			}
+			if (k < 0)
+				first = 0;
+		} else {
+			first = 0;	/* glibc's search may see it otherwise */
 		}
 		if (!*p)
 			break;

@@ -192,7 +192,7 @@ static int elf(struct file *f)
 	return SS_T_SERVES;
 }
 
-static int inspect(int dirfd, const char *path, int flags, int level, int careful);
+static int inspect(int dirfd, const char *path, int flags, int level, int careful, int regular);
 
 /* "#!INTERP [ARG]": what INTERP is, as the kernel reads the line (blanks, then up to a
  * blank or the line's end). */
@@ -209,29 +209,42 @@ static int script(struct file *f, int level, int careful)
 	       f->head[i] != '\n' && f->head[i])
 		interp[k++] = (char)f->head[i++];
 	interp[k] = 0;
-	return k ? inspect(AT_FDCWD, interp, 0, level + 1, careful) : SS_T_SERVES;
+	return k ? inspect(AT_FDCWD, interp, 0, level + 1, careful, 0) : SS_T_SERVES;
 }
 
-/* A regular file only: a FIFO or a device is not opened (execve refuses them). Where
- * the library is CAREFUL there is no stat: the file is opened for reading without
- * blocking and read (a FIFO reads nothing; one exec'd while its writer waits in open()
- * lets the writer on: the one trace left, for an exec the kernel refuses anyway). */
-static int inspect(int dirfd, const char *path, int flags, int level, int careful)
+/* Whether an exec of a file that a stat or an open found so (R: -errno) fails whatever
+ * the environment: there is no such file (a filter that refuses the call answers EPERM,
+ * EACCES or ENOSYS). */
+static int absent(long r)
+{
+	return r == -ENOENT || r == -ENOTDIR;
+}
+
+/* A regular file only: a FIFO or a device is not opened (execve refuses them), nor is
+ * one a PATH search's stat has just found REGULAR stat'ed again. Where the library is
+ * CAREFUL there is no stat: the file is opened for reading without blocking and read (a
+ * FIFO reads nothing; one exec'd while its writer waits in open() lets the writer on:
+ * the one trace left, for an exec the kernel refuses anyway). */
+static int inspect(int dirfd, const char *path, int flags, int level, int careful, int regular)
 {
 	struct stat st;
 	struct file f;
 	int empty = (flags & AT_EMPTY_PATH) && !*path, kind = SS_T_SERVES;
 	int nofollow = flags & AT_SYMLINK_NOFOLLOW ? O_NOFOLLOW : 0;
 
-	if (!careful && (__syscall(SYS_newfstatat, dirfd, path, &st,
-				   flags & (AT_EMPTY_PATH | AT_SYMLINK_NOFOLLOW)) ||
-			 (st.st_mode & S_IFMT) != S_IFREG))
-		return SS_T_SERVES;
+	if (!careful && !regular) {
+		long r = __syscall(SYS_newfstatat, dirfd, path, &st,
+				   flags & (AT_EMPTY_PATH | AT_SYMLINK_NOFOLLOW));
+		if (absent(r) || (!r && (st.st_mode & S_IFMT) != S_IFREG))
+			return SS_T_ABSENT;
+		if (r)
+			return SS_T_SERVES;
+	}
 	f.fd = empty ? dirfd
 		     : (int)__syscall(SYS_openat, dirfd, path,
 				      O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY | nofollow);
 	if (f.fd < 0)
-		return SS_T_SERVES;
+		return absent(f.fd) ? SS_T_ABSENT : SS_T_SERVES;
 	long n = __syscall(SYS_pread64, f.fd, f.head, HEAD, 0);
 	f.n = n > 0 ? (uint64_t)n : 0;
 	if (f.n >= 4 && f.head[0] == 0x7f && f.head[1] == 'E' && f.head[2] == 'L' && f.head[3] == 'F')
@@ -245,5 +258,5 @@ static int inspect(int dirfd, const char *path, int flags, int level, int carefu
 
 int __ss_exec_target(const struct ss_target *t, int careful)
 {
-	return inspect(t->dirfd, t->path, t->flags, 0, careful);
+	return inspect(t->dirfd, t->path, t->flags, 0, careful, t->regular && !careful);
 }
