@@ -97,16 +97,13 @@ hidden int __ss_exec_room(char *const *envp, struct ss_exec_room *r);
  * by R) without the library's entry where T would not load it or it would not serve. */
 hidden char *const *__ss_exec_env(const struct ss_target *t, char *const *envp,
 				  const struct ss_exec_room *r, char **slots, char *text);
-/* The file an execvp-like call runs for FILE (the PATH search, as glibc's), into BUF
- * (SS_PATH_MAX); FILE itself where it holds a '/' or nothing is found. *FOUND, where BUF
- * is found: SS_FOUND_FIRST where glibc's search, which runs execve on each candidate in
- * turn, passes over every one before it (each missing, a directory, or a file without an
- * execute bit: ENOENT, ENOTDIR, EACCES) and so tries BUF next; SS_FOUND_REGULAR where
- * its stat found a regular file with an execute bit (not where the library is careful). */
+/* *T: the file an execvp-like call runs for FILE (the PATH search, as glibc's), built in
+ * BUF (SS_PATH_MAX); FILE itself where it holds a '/' or nothing is found. Returns 1
+ * where glibc's search, which runs execve on each candidate in turn, passes over every
+ * one before it (each missing, a directory, or a file without an execute bit: ENOENT,
+ * ENOTDIR, EACCES) and so tries that file next; else 0. */
 #define SS_PATH_MAX	4096
-#define SS_FOUND_REGULAR	1
-#define SS_FOUND_FIRST		2
-hidden const char *__ss_exec_search(const char *file, char *buf, int *found);
+hidden int __ss_exec_search(const char *file, char *buf, struct ss_target *t);
 
 /* OUT: ENVP, or the new environment on this stack frame, for the target T (a
  * struct ss_target *). */

@@ -40,12 +40,11 @@ int __ss_execvpe(const char *file, char *const *argv, char *const *envp, int fn)
 
 	if (__ss_exec_room(envp, &r) && next_vpe) {
 		char buf[SS_PATH_MAX];
-		int found;
-		const char *path = __ss_exec_search(file, buf, &found);
-		struct ss_target t = { AT_FDCWD, path, 0, found & SS_FOUND_REGULAR };
+		struct ss_target t;
+		int first = __ss_exec_search(file, buf, &t);
 		SS_EXEC_ENV(e, &t, envp);
-		if ((found & SS_FOUND_FIRST) && libc2 && (libc || !next))
-			__syscall(SYS_execve, path, argv, e);
+		if (first && libc2 && (libc || !next))
+			__syscall(SYS_execve, t.path, argv, e);
 		if (e != envp)
 			return next_vpe(file, argv, e);
 	}

@@ -27,9 +27,8 @@ EXPORT int posix_spawnp(int *pid, const char *file, const void *actions, const v
 		return ENOSYS;
 	if (__ss_exec_room(envp, &r)) {
 		char buf[SS_PATH_MAX];
-		int found;
-		const char *path = __ss_exec_search(file, buf, &found);
-		struct ss_target t = { AT_FDCWD, path, 0, found & SS_FOUND_REGULAR };
+		struct ss_target t;
+		__ss_exec_search(file, buf, &t);
 		SS_EXEC_ENV(e, &t, envp);
 		return next(pid, file, actions, attr, argv, e);
 	}

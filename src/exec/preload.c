@@ -256,24 +256,20 @@ static int runnable(const char *buf, int careful)
 	return r == -ENOENT || r == -ENOTDIR || r == -EACCES ? 0 : -1;
 }
 
-const char *__ss_exec_search(const char *file, char *buf, int *found)
+int __ss_exec_search(const char *file, char *buf, struct ss_target *t)
 {
-	int wary = careful(__ss_sandbox_peek()), first = SS_FOUND_FIRST;
+	int wary = careful(__ss_sandbox_peek()), first = 1;
 	const char *path = __ss_env_get(environ, "PATH");
 	size_t fl = __ss_strlen(file);
 
-	*found = 0;
+	*t = (struct ss_target){ AT_FDCWD, file, 0, 0 };
 	for (const char *c = file; *c; c++)
 		if (*c == '/')
-			return file;
+			return 0;
 	if (!*file)
-		return file;
+		return 0;
 	if (!path)
 		path = "/bin:/usr/bin";
-	/* A PATH of PATH_MAX - 1 bytes or more: glibc's search passes over what does not fit
-	 * its buffer. */
-	if (__ss_strlen(path) >= SS_PATH_MAX - 1)
-		first = 0;
 	for (const char *p = path;; p++) {
 		const char *s = p;
 		while (*p && *p != ':')
@@ -289,8 +285,8 @@ const char *__ss_exec_search(const char *file, char *buf, int *found)
 			__ss_stpcpy(o, file);
 			int k = runnable(buf, wary);
 			if (k > 0) {
-				*found = first | (k == 1 ? SS_FOUND_REGULAR : 0);
-				return buf;
+				t->path = buf, t->regular = k == 1;
+				return first;
 			}
 			if (k < 0)
 				first = 0;
@@ -300,5 +296,5 @@ const char *__ss_exec_search(const char *file, char *buf, int *found)
 		if (!*p)
 			break;
 	}
-	return file;
+	return 0;
 }
