@@ -8,15 +8,15 @@
 # (chroot, unshare --root); a relative LD_PRELOAD path after a cd; a program of another
 # ELF class (i386; its execve's environment too, under strace); an AddressSanitizer
 # program; valgrind memcheck on real programs with the library in them and no
-# suppression file. Then what must not change: a glibc
-# program in the same root, or in a root with the same library at the same path, still
-# gets it, by its path or by the loader's $LIB. An exec's look reads no
+# suppression file; pointers the kernel refuses (its EFAULT, not a crash). Then what
+# must not change: a glibc program in the same root, or in a root with the same library
+# at the same path, still gets it, by its path or by the loader's $LIB. An exec's look reads no
 # /proc/self/status. The library carries no IRELATIVE relocation (musl's loader has none).
 # Environment: B (the build), CC, ROOTS_NEED_I386 (set: the i386 program must run, as in
 # the guests; unset, a kernel without IA32 emulation skips that one case and says so),
 # COMPAT_ONLY=group,group (as tests/compat.sh reads it,
 # and tests/mutants/run.sh sets it: musl, roots, class, sanitizers, kept, look, search,
-# valgrind),
+# refused, valgrind),
 # HELP (a directory of the helper programs, built where missing; make check-compat
 # builds them on the host with ROOTS_BUILD_ONLY=1, which only builds, and runs this
 # script in its guests with HELP pointing at them).
@@ -47,6 +47,7 @@ mkdir -p "$H"
 # other C libraries)
 built() { [ -x "$1" ] && [ -z "${ROOTS_BUILD_ONLY:-}" ]; }
 built "$H/execby" || $CC -O1 -o "$H/execby" "$here/preload/execby.c" || bad "tests/preload/execby.c does not build"
+built "$H/refused" || $CC -O1 -o "$H/refused" "$here/preload/refused.c" || bad "tests/preload/refused.c does not build"
 if built "$H/showfile"; then
 	:
 elif have musl-gcc; then
@@ -267,6 +268,23 @@ if st=$(command -v strace); then
 	else
 		bad "an exec of a missing file (exit $rc)" "$(grep "$LIB" "$tmp/absent.tr" | head -3)" "$(head -2 "$tmp/absent.out")"
 	fi
+else
+	bad "strace is not installed"
+fi
+
+fi
+if want refused; then
+echo "-- pointers the kernel refuses: its EFAULT, not a crash"
+# Each call the first of a process of its own: the exec family's path, environment and
+# entries, posix_spawn's, and the stat family's paths, as NULL, a small number, a
+# pointer no memory can be at, a page mapped PROT_NONE (not the environment there: the
+# library reads it before the kernel, sysshim(7) Limits). Then each after the probe,
+# and so under a tracer the library has seen, where it reads the program with the
+# loader's calls alone.
+same "pointers the kernel refuses" "$H/refused"
+same "pointers the kernel refuses, after the probe" "$H/refused probed"
+if have strace; then
+	same "pointers the kernel refuses, traced" "strace -f -qq -o /dev/null $H/refused probed"
 else
 	bad "strace is not installed"
 fi

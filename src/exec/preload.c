@@ -82,10 +82,13 @@ int __ss_exec_room(char *const *envp, struct ss_exec_room *r)
 	const char *v = 0;
 	unsigned n = 0;
 
-	if (!envp)
+	/* A pointer no memory can be at is the kernel's to refuse (EFAULT): handed on. */
+	if (ss_bad_ptr(envp))
 		return 0;
 	r->at = 0, r->earlier = 0;
 	for (; envp[n]; n++) {
+		if (ss_bad_ptr(envp[n]))
+			return 0;
 		const char *e = envp[n][0] == 'L' ? __ss_after(envp[n], "LD_PRELOAD=") : 0;
 		if (!e)
 			continue;
@@ -260,9 +263,12 @@ int __ss_exec_search(const char *file, char *buf, struct ss_target *t)
 {
 	int wary = careful(__ss_sandbox_peek()), first = 1;
 	const char *path = __ss_env_get(environ, "PATH");
-	size_t fl = __ss_strlen(file);
+	size_t fl;
 
 	*t = (struct ss_target){ AT_FDCWD, file, 0, 0 };
+	if (ss_bad_ptr(file))
+		return 0;
+	fl = __ss_strlen(file);
 	for (const char *c = file; *c; c++)
 		if (*c == '/')
 			return 0;

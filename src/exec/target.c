@@ -213,11 +213,11 @@ static int script(struct file *f, int level, int careful)
 }
 
 /* Whether an exec of a file that a stat or an open found so (R: -errno) fails whatever
- * the environment: there is no such file (a filter that refuses the call answers EPERM,
- * EACCES or ENOSYS). */
+ * the environment: there is no such file, or its path cannot be read (a filter that
+ * refuses the call answers EPERM, EACCES or ENOSYS). */
 static int absent(long r)
 {
-	return r == -ENOENT || r == -ENOTDIR;
+	return r == -ENOENT || r == -ENOTDIR || r == -EFAULT;
 }
 
 /* A regular file only: a FIFO or a device is not opened (execve refuses them), nor is
@@ -229,9 +229,13 @@ static int inspect(int dirfd, const char *path, int flags, int level, int carefu
 {
 	struct stat st;
 	struct file f;
-	int empty = (flags & AT_EMPTY_PATH) && !*path, kind = SS_T_SERVES;
+	int empty = 0, kind = SS_T_SERVES;
 	int nofollow = flags & AT_SYMLINK_NOFOLLOW ? O_NOFOLLOW : 0;
 
+	/* The caller's path is read here only after the kernel has read it (the stat, or
+	 * the open): one it cannot read fails the exec with EFAULT, and would fault here. */
+	if (ss_bad_ptr(path))
+		return SS_T_ABSENT;
 	if (!careful && !regular) {
 		long r = __syscall(SYS_newfstatat, dirfd, path, &st,
 				   flags & (AT_EMPTY_PATH | AT_SYMLINK_NOFOLLOW));
@@ -240,9 +244,15 @@ static int inspect(int dirfd, const char *path, int flags, int level, int carefu
 		if (r)
 			return SS_T_SERVES;
 	}
+	/* Where the library is careful there was no stat: the open reads the path first
+	 * ("" is ENOENT to it). */
+	if (!careful)
+		empty = (flags & AT_EMPTY_PATH) && !*path;
 	f.fd = empty ? dirfd
 		     : (int)__syscall(SYS_openat, dirfd, path,
 				      O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY | nofollow);
+	if (f.fd == -ENOENT && careful && (flags & AT_EMPTY_PATH) && !*path)
+		empty = 1, f.fd = dirfd;
 	if (f.fd < 0)
 		return absent(f.fd) ? SS_T_ABSENT : SS_T_SERVES;
 	long n = __syscall(SYS_pread64, f.fd, f.head, HEAD, 0);

@@ -101,8 +101,10 @@ int __ss_fstatat_slow(uint64_t v, int who, int ver, int fd, const char *path, st
 	if (__ss_bad_ver(who, ver))
 		return __syscall_ret(-EINVAL);
 	/* fstatat(fd, "", AT_EMPTY_PATH) is an fd stat: before the probe it goes to the C
-	 * library's own fstatat, counted with the others (fstat.c), then the probe. */
-	if (!(v & SS_ST_PROBED) && (flag & AT_EMPTY_PATH) && !ss_bad_ptr(path) && !*path) {
+	 * library's own fstatat, counted with the others (fstat.c), then the probe. The path
+	 * is not read to tell (the kernel answers EFAULT for one that cannot be read): every
+	 * call with AT_EMPTY_PATH goes there, a rare path call among them counted too. */
+	if (!(v & SS_ST_PROBED) && (flag & AT_EMPTY_PATH)) {
 		ss_fn f = __ss_before_probe(fn);
 		if (f)
 			return __ss_forward_path(f, who, ver, fd, path, st, flag);
