@@ -3,7 +3,8 @@
 #   make check-fuzz       replays tests/fuzz/corpus/, then each libFuzzer target for
 #                         FUZZ_CHECK_TIME s from a fresh seed, then difffuzz --matrix
 #                         (every strategy x seccomp mode) with a fresh seed, FUZZ_CHECK_CASES
-#                         cases per configuration; every seed is printed with its replay
+#                         cases per configuration and FUZZ_FIRST (100) processes each whose
+#                         first call is a case of its own; every seed is printed with its replay
 #   make fuzz [FUZZ_TIME=s per libFuzzer target] [N=cases per configuration]
 #             [FUZZ_DIFF_TIME=s of difffuzz runs] [SEED=n, 0 = fresh]
 #                         the same, longer (tests/fuzz/check-fuzz.sh does both)
@@ -89,7 +90,8 @@ fuzz: deps-check $(B)/lib/libsysshim.so fuzz-bins fuzz-exports
 		FUZZ_SEED=$(SEED) $(if $(FUZZ_ONLY),FUZZ_ONLY="$(FUZZ_ONLY)") sh tests/fuzz/check-fuzz.sh
 
 fuzz-replay: $(B)/lib/libsysshim.so $(FUZZ_B)/difffuzz
-	SYSSHIM_STRATEGY=$(STRATEGY) $(FUZZ_B)/difffuzz --lib $(B)/lib/libsysshim.so \
+	$(if $(filter-out auto,$(STRATEGY)),SYSSHIM_STRATEGY=$(STRATEGY),env -u SYSSHIM_STRATEGY) \
+		$(FUZZ_B)/difffuzz --lib $(B)/lib/libsysshim.so \
 		--seed $(SEED) --seccomp $(SECCOMP) --case $(CASE) -v
 
 .PHONY: check-fuzz fuzz fuzz-bins fuzz-exports fuzz-replay

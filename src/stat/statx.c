@@ -4,13 +4,12 @@
 #include "path/guard.h"
 #include "sysshim.h"
 
-static long emulate(int fd, const char *path, int flag, unsigned mask, struct statx *stx)
+/* statx answered from fstatat, FLAG already checked and holding no sync bit. */
+static long from_fstatat(int fd, const char *path, int flag, struct statx *stx)
 {
 	struct stat st;
+	long r = __ss_fstatat_guarded(fd, path, &st, flag);
 
-	if ((flag & AT_STATX_SYNC_TYPE) == AT_STATX_SYNC_TYPE || (mask & STATX__RESERVED))
-		return -EINVAL;
-	long r = __ss_fstatat_guarded(fd, path, &st, flag & ~AT_STATX_SYNC_TYPE);
 	if (r)
 		return r;
 	if (ss_bad_ptr(stx))
@@ -19,12 +18,32 @@ static long emulate(int fd, const char *path, int flag, unsigned mask, struct st
 	return 0;
 }
 
+/* The library's emulation with statx refused: the kernel's checks of the flags and the
+ * mask, then fstatat without the sync bits. */
+static long emulate(int fd, const char *path, int flag, unsigned mask, struct statx *stx)
+{
+	if ((flag & AT_STATX_SYNC_TYPE) == AT_STATX_SYNC_TYPE || (mask & STATX__RESERVED))
+		return -EINVAL;
+	return from_fstatat(fd, path, flag & ~AT_STATX_SYNC_TYPE, stx);
+}
+
+/* glibc's own emulation, its statx()'s answer to ENOSYS where it falls back: it takes
+ * no flag but these (AT_STATX_SYNC_AS_STAT is 0), so a sync bit is EINVAL there, and it
+ * looks at no mask bit. */
+static long emulate_as_glibc(int fd, const char *path, int flag, struct statx *stx)
+{
+	if (flag & ~(AT_SYMLINK_NOFOLLOW | AT_NO_AUTOMOUNT | AT_EMPTY_PATH))
+		return -EINVAL;
+	return from_fstatat(fd, path, flag, stx);
+}
+
 /* In a sandbox the library cannot read (SS_ST_LIBC_ONLY) and with no C library to hand
  * the call to (a static program, a library opened RTLD_LOCAL), statx is the call's own
  * syscall, made even though the probe asked nothing, as the C library's statx() makes
- * it. Refused, the answer is what the C library gives: its fstatat's from ENOSYS where
- * it falls back (glibc_arch.h), and from EPERM too where the dynamic loader's
- * newfstatat shows the filter lets that through (as forwarded() below). */
+ * it. Refused, the answer is what the C library gives: its own emulation's from ENOSYS
+ * where it falls back (glibc_arch.h; emulate_as_glibc), and the library's from EPERM
+ * where the dynamic loader's newfstatat shows the filter lets that through (as
+ * forwarded() below). */
 static int libc_only_fallback(long r)
 {
 	return (r == -ENOSYS && ARCH_GLIBC_STATX_FALLS_BACK) ||
@@ -49,6 +68,8 @@ long __ss_statx_syscall(int fd, const char *path, int flag, unsigned mask, struc
 		if (v & SS_ST_LIBC_ONLY ? !libc_only_fallback(r)
 				      : SS_ST_CAPS(__ss_refused(SS_CAP_STATX)) & SS_CAP_STATX)
 			return r;
+		if ((v & SS_ST_LIBC_ONLY) && r == -ENOSYS)
+			return emulate_as_glibc(fd, path, flag, stx);
 	}
 	return emulate(fd, path, flag, mask, stx);
 }

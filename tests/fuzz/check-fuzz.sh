@@ -3,17 +3,20 @@
 #   1. replay the committed corpus, tests/fuzz/corpus/TARGET/*: every input that ever
 #      failed (one file per finding, each with a line in docs/fuzz.md);
 #   2. each libFuzzer target for FUZZ_TIME seconds from a fresh random seed;
-#   3. difffuzz --matrix against glibc, FUZZ_CASES cases per configuration, a fresh seed,
-#      again with new seeds until FUZZ_DIFF_TIME seconds have passed (0: one run).
+#   3. difffuzz --matrix against glibc, FUZZ_CASES cases per configuration and FUZZ_FIRST
+#      processes each whose first call is a case of its own, a fresh seed, again with new
+#      seeds until FUZZ_DIFF_TIME seconds have passed (0: one run).
 # Every seed is printed with the command that replays it; a failure prints the
 # reproducer's path and the command that replays it.
 #
 # Environment: B (build dir, default build), FUZZ_TIME (60), FUZZ_CASES (400),
-# FUZZ_DIFF_TIME (0), FUZZ_SEED (a seed for every step instead of fresh ones),
-# FUZZ_ONLY (a subset of: replay kstat_fuzz logic_fuzz difffuzz).
+# FUZZ_FIRST (100), FUZZ_DIFF_TIME (0), FUZZ_SEED (a seed for every step instead of fresh
+# ones), FUZZ_ONLY (a subset of: replay kstat_fuzz logic_fuzz difffuzz; replay-difffuzz,
+# the difffuzz corpus alone, which needs no libFuzzer target: tests/mutants/run.sh's).
 B=${B:-build}
 FUZZ_TIME=${FUZZ_TIME:-60}
 FUZZ_CASES=${FUZZ_CASES:-400}
+FUZZ_FIRST=${FUZZ_FIRST:-100}
 FUZZ_DIFF_TIME=${FUZZ_DIFF_TIME:-0}
 FUZZ_ONLY=${FUZZ_ONLY:-replay kstat_fuzz logic_fuzz difffuzz}
 CORPUS=$(pwd)/tests/fuzz/corpus
@@ -59,6 +62,8 @@ if want replay; then
 		done
 		echo "-- corpus $CORPUS/$t: $n inputs replayed, $nf failed"
 	done
+fi
+if want replay || want replay-difffuzz; then
 	if [ -d "$CORPUS/difffuzz" ]; then
 		n=0 nf=0
 		for f in "$CORPUS/difffuzz"/*; do
@@ -119,9 +124,9 @@ if want difffuzz; then
 	while :; do
 		seed=$(fresh_seed)
 		[ "$runs" = 0 ] && seeds="$seeds difffuzz=$seed"
-		echo "-- difffuzz: seed $seed, $FUZZ_CASES cases per configuration (replay one case: make fuzz-replay SEED=$seed CASE=I STRATEGY=.. SECCOMP=..)"
+		echo "-- difffuzz: seed $seed, $FUZZ_CASES cases per configuration, $FUZZ_FIRST first calls each (replay one case: make fuzz-replay SEED=$seed CASE=I STRATEGY=.. SECCOMP=..)"
 		if "$FB/difffuzz" --matrix --lib "$LIB" --seed "$seed" --cases "$FUZZ_CASES" \
-			>"$FB/difffuzz.log" 2>&1; then
+			--first "$FUZZ_FIRST" >"$FB/difffuzz.log" 2>&1; then
 			tail -1 "$FB/difffuzz.log"
 			ok
 		else

@@ -1317,11 +1317,14 @@ static void print_case(long idx, struct gcase *c, FILE *f)
 	(void)idx;
 }
 
+/* The strategy as the run had it: auto is SYSSHIM_STRATEGY unset (set, even to auto,
+ * the library probes at its first fd call). */
 static void replay_hint(long idx, FILE *f)
 {
-	fprintf(f, "  replay: SYSSHIM_STRATEGY=%s %s --lib %s --seed %" PRIu64
+	fprintf(f, "  replay: %s%s %s --lib %s --seed %" PRIu64
 		" --seccomp %s%s --case %ld -v\n",
-		cfg.strategy ? cfg.strategy : "auto", self_path, cfg.lib, cfg.seed,
+		cfg.strategy ? "SYSSHIM_STRATEGY=" : "env -u SYSSHIM_STRATEGY",
+		cfg.strategy ? cfg.strategy : "", self_path, cfg.lib, cfg.seed,
 		sc_names[cfg.sc], cfg.align ? cfg.strict ? " --align --strict" : " --align" : "",
 		idx);
 }
@@ -1593,13 +1596,15 @@ static int run_config(void)
 	load();	/* ld.so stats the file: load first; sysshim probes at its first call */
 	if (early)
 		install_seccomp();	/* before sysshim's first call, so the probe sees it */
-	if (early && !cfg.verbose) {
-		/* Probe now, with stderr muted: a forced strategy whose syscall the filter
-		 * denies makes sysshim say "not available ... using the probed strategy",
-		 * which is expected here (-v shows it). */
+	if (early) {
+		/* Probe now (a forced strategy: an fd call probes at once), with stderr muted:
+		 * a forced strategy whose syscall the filter denies makes sysshim say "not
+		 * available ... using the probed strategy", which is expected here (-v shows
+		 * it). The same with -v, so that a replay makes the same calls. */
 		struct stat st;
 		int e = dup(2), dn = open("/dev/null", O_WRONLY);
-		dup2(dn, 2);
+		if (!cfg.verbose)
+			dup2(dn, 2);
 		for (int i = 0; i < NSIGS; i++)
 			if (!strcmp(sigs[i].name, "fstat") && sigs[i].mine)
 				((int (*)(int, struct stat *))sigs[i].mine)(reg_fd, &st);
@@ -1667,6 +1672,46 @@ static void print_summary(const struct counts *t)
 
 /* ---------------------------------------------------------------- the matrix */
 
+/* One configuration in a process of its own: every case, or case ONE alone (>= 0).
+ * Returns 1 where the process died before it reported, with *C its counts otherwise. */
+static int config_child(int st, int sc, int al, long one, int quiet, struct counts *c)
+{
+	int p[2];
+	if (pipe(p))
+		die("pipe");
+	fflush(stdout);
+	pid_t pid = fork();
+	if (pid < 0)
+		die("fork");
+	if (pid == 0) {
+		close(p[0]);
+		cfg.strategy = st ? strategies[st] : NULL;
+		if (!cfg.strategy)
+			unsetenv("SYSSHIM_STRATEGY");
+		cfg.sc = sc;
+		cfg.align = al;
+		cfg.quiet = quiet;
+		cfg.one_case = one;
+		int r = run_config();
+		struct counts mine = my_counts();
+		if (write(p[1], &mine, sizeof mine) != sizeof mine)
+			_exit(3);
+		fflush(stdout);
+		_exit(r);
+	}
+	close(p[1]);
+	memset(c, 0, sizeof *c);
+	ssize_t got = read(p[0], c, sizeof *c);
+	close(p[0]);
+	int status;
+	waitpid(pid, &status, 0);
+	if (got == sizeof *c)
+		return 0;
+	printf("config strategy=%s seccomp=%s%s%s: child died (status %#x)\n", strategies[st],
+	       sc_names[sc], al ? " align" : "", one >= 0 ? ", first call" : "", status);
+	return 1;
+}
+
 static void usage(void)
 {
 	fprintf(stderr,
@@ -1674,6 +1719,7 @@ static void usage(void)
 		"                [--strategy NAME] [--seccomp MODE] [--align] [--strict]\n"
 		"                [--only FUNC] [--maxfail N] [--stats]\n"
 		"       difffuzz --matrix [--lib PATH] [--seed S] [--cases N-per-config]\n"
+		"                [--first N-first-calls-per-config]\n"
 		"  strategies: auto fstat newfstatat-null newfstatat-empty statx-null statx-empty\n"
 		"  seccomp modes: none statx-enosys statx-eperm statx-enosys-late\n"
 		"                 statx-eperm-late fstat-enosys fstat-eperm\n"
@@ -1685,6 +1731,7 @@ static void usage(void)
 int main(int argc, char **argv)
 {
 	int matrix = 0;
+	long first = 0;
 	self_path = argv[0];
 	const char *e = getenv("SYSSHIM_STRATEGY");
 	if (e && *e)
@@ -1701,6 +1748,8 @@ int main(int argc, char **argv)
 			cfg.seed = strtoull(v, 0, 0);
 		else if (OPT("--cases"))
 			cfg.cases = strtol(v, 0, 0);
+		else if (OPT("--first"))
+			first = strtol(v, 0, 0);
 		else if (OPT("--case"))
 			cfg.one_case = strtol(v, 0, 0);
 		else if (OPT("--strategy"))
@@ -1766,7 +1815,10 @@ int main(int argc, char **argv)
 	}
 
 	/* Every strategy x every seccomp mode, plus every strategy with path alignment on
-	 * (without a filter and with statx denied); one fresh process each, same cases. */
+	 * (without a filter and with statx denied); one fresh process each, same cases.
+	 * Then, per configuration, --first more processes, each with one case of its own
+	 * (after those, and other ones in each configuration) as the first call the library
+	 * sees: the call that probes, or that finds the filter, answers as later ones do. */
 	struct counts t = { 0 };
 	int configs = 0, crashed = 0;
 	for (int al = 0; al < 2; al++)
@@ -1776,55 +1828,33 @@ int main(int argc, char **argv)
 					continue;
 				if (sc >= SC_STATX_ENOSYS_UNREAD && st)
 					continue;	/* no strategy under a filter it cannot read */
-				int p[2];
-				if (pipe(p))
-					die("pipe");
-				fflush(stdout);
-				pid_t pid = fork();
-				if (pid < 0)
-					die("fork");
-				if (pid == 0) {
-					close(p[0]);
-					cfg.strategy = st ? strategies[st] : NULL;
-					if (!cfg.strategy)
-						unsetenv("SYSSHIM_STRATEGY");
-					cfg.sc = sc;
-					cfg.align = al;
-					cfg.quiet = configs > 0;
-					int r = run_config();
-					struct counts c = my_counts();
-					if (write(p[1], &c, sizeof c) != sizeof c)
-						_exit(3);
-					fflush(stdout);
-					_exit(r);
+				for (long k = -1; k < first; k++) {
+					struct counts c;
+					long one = k < 0 ? cfg.one_case : cfg.cases + configs * first + k;
+					int died = config_child(st, sc, al, one, configs > 0 || k >= 0, &c);
+					crashed += died;
+					if (died) {
+						t.fail++;
+						continue;
+					}
+					if ((k < 0 && cfg.verbose) || c.fail)
+						printf("config strategy=%s seccomp=%s%s%s: %ld passed, "
+						       "%ld failed, %ld skipped\n",
+						       strategies[st], sc_names[sc], al ? " align" : "",
+						       k < 0 ? "" : ", first call", c.pass, c.fail,
+						       c.known + c.unstable + c.align + c.pathread + c.legacy);
+					t.pass += c.pass, t.fail += c.fail, t.known += c.known;
+					t.unstable += c.unstable, t.align += c.align;
+					t.errno_note += c.errno_note;
+					t.pathread += c.pathread, t.legacy += c.legacy;
 				}
-				close(p[1]);
-				struct counts c = { 0 };
-				ssize_t got = read(p[0], &c, sizeof c);
-				close(p[0]);
-				int status;
-				waitpid(pid, &status, 0);
 				configs++;
-				if (got != sizeof c) {
-					printf("config strategy=%s seccomp=%s%s: child died (status %#x)\n",
-					       strategies[st], sc_names[sc], al ? " align" : "", status);
-					crashed++;
-					t.fail++;
-					continue;
-				}
-				if (cfg.verbose || c.fail)
-					printf("config strategy=%s seccomp=%s%s: %ld passed, %ld failed, "
-					       "%ld skipped\n",
-					       strategies[st], sc_names[sc], al ? " align" : "", c.pass,
-					       c.fail, c.known + c.unstable + c.align + c.pathread + c.legacy);
-				t.pass += c.pass, t.fail += c.fail, t.known += c.known;
-				t.unstable += c.unstable, t.align += c.align, t.errno_note += c.errno_note;
-				t.pathread += c.pathread, t.legacy += c.legacy;
 			}
 	printf("difffuzz: %d configurations (%d strategies x %d seccomp modes, + path alignment, "
 	       "+ %d modes under a filter the library cannot read), "
-	       "%ld cases each, seed %" PRIu64 "\n",
-	       configs, NSTRAT, SC_STATX_ENOSYS_UNREAD, NSC - SC_STATX_ENOSYS_UNREAD, cfg.cases, cfg.seed);
+	       "%ld cases each, + %ld first calls each, seed %" PRIu64 "\n",
+	       configs, NSTRAT, SC_STATX_ENOSYS_UNREAD, NSC - SC_STATX_ENOSYS_UNREAD, cfg.cases,
+	       first, cfg.seed);
 	print_summary(&t);
 	return t.fail || crashed ? 1 : 0;
 }

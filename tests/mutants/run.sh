@@ -3,8 +3,9 @@
 # they catch. Each tests/mutants/*.patch (a change to src/ or programs/) is applied to a
 # copy of the tree under BUILD/mutants/NAME; the library and the suites named on its
 # "Caught-by:" line are built there, and every case named must fail. A case is a Check
-# suite's SUITE:CASE (the eventfd harnesses), or sh:SCRIPT[:GROUP], a shell test run
-# whole (tests/run.sh) or for one COMPAT_ONLY group (tests/compat.sh).
+# suite's SUITE:CASE (the eventfd harnesses), sh:SCRIPT[:GROUP], a shell test run
+# whole (tests/run.sh) or for one COMPAT_ONLY group (tests/compat.sh), or fuzz:STEP,
+# tests/fuzz/check-fuzz.sh for FUZZ_ONLY=STEP with difffuzz built (replay-difffuzz).
 # One line per mutant and case, then "mutants: N caught, M missed" (exit 1 if any
 # was missed). MUTANT_SECONDS (20) is each run's SYSSHIM_STRESS_SECONDS.
 set -eu
@@ -27,7 +28,8 @@ for p; do
 		missed=$((missed + 1))
 		continue
 	fi
-	bins=$(for c in $cases; do case $c in sh:*) echo all ;; *) echo all "build/tests/${c%%:*}" ;; esac; done | tr " " "\n" | sort -u)
+	bins=$(for c in $cases; do case $c in sh:*) echo all ;; fuzz:*) echo all build/fuzz/difffuzz ;;
+		*) echo all "build/tests/${c%%:*}" ;; esac; done | tr " " "\n" | sort -u)
 	if ! (cd "$d" && ./configure >/dev/null && make -s -j2 B=build $bins) >"$d/build.log" 2>&1; then
 		echo "mutant $name: does not build ($d/build.log)"
 		missed=$((missed + 1))
@@ -39,6 +41,7 @@ for p; do
 		case $c in
 		sh:*) script=${case%%:*} group=${case#"$script"}
 			run() { (cd "$d" && B=build COMPAT_ONLY=${group#:} timeout -k 10 600 sh "$script"); } ;;
+		fuzz:*) run() { (cd "$d" && B=build FUZZ_ONLY=$case timeout -k 10 600 sh tests/fuzz/check-fuzz.sh); } ;;
 		*) run() { (cd "$d" && CK_RUN_CASE=$case SYSSHIM_STRESS_SECONDS=$secs SYSSHIM_BUILD=build \
 			timeout -k 10 $((secs * 3 + 300)) "build/tests/$suite"); } ;;
 		esac
