@@ -150,7 +150,8 @@ static inline uint32_t ss_minor(uint64_t d)
  * sysshim must never load through them itself. */
 static inline int ss_bad_ptr(const void *p)
 {
-	return (uintptr_t)p < 4096 || (uintptr_t)p >> 56;
+	/* below 4096 or at 2^56 and above: one unsigned compare (below 4096 wraps) */
+	return (uintptr_t)p - 4096 >= ((uintptr_t)1 << 56) - 4096;
 }
 
 hidden void __ss_statx_to_stat(struct stat *st, const struct statx *stx);
